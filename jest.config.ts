@@ -1,0 +1,16 @@
+import type { Config } from 'jest';
+
+const config: Config = {
+  preset: 'ts-jest',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/spec'],
+  testMatch: ['**/*.spec.ts'],
+  // Browser tests need Chromium and run through `npm run test:browser`.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/spec/browser/'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }],
+  },
+  testTimeout: 20000,
+};
+
+export default config;
