@@ -1,0 +1,29 @@
+import { Observable, race, map, type MonoTypeOperatorFunction } from 'rxjs';
+import { BillingError } from '../errors';
+
+/** Emits once when the signal aborts (at once if it already has); never without a signal. */
+export function aborted$(signal: AbortSignal | undefined): Observable<void> {
+  return new Observable<void>((subscriber) => {
+    if (signal === undefined) return undefined;
+    const onAbort = () => subscriber.next();
+    if (signal.aborted) {
+      onAbort();
+      return undefined;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    return () => signal.removeEventListener('abort', onAbort);
+  });
+}
+
+/** Fails the source with `error()` as soon as `trigger$` emits; unsubscribing the source cancels its work. */
+export function failWhen<T>(trigger$: Observable<unknown>, error: () => BillingError): MonoTypeOperatorFunction<T> {
+  return (source) =>
+    race(
+      source,
+      trigger$.pipe(
+        map((): T => {
+          throw error();
+        }),
+      ),
+    );
+}

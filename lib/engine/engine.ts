@@ -1,0 +1,123 @@
+import { ReplaySubject, Subject, filter, firstValueFrom, map, merge, take, takeUntil, type Observable, type SchedulerLike } from 'rxjs';
+import { v4 as uuidv4 } from 'uuid';
+import { decide } from '../core/decide';
+import { toUsageInfo } from '../core/usage-view';
+import { BillingError } from '../errors';
+import type { BillingApi } from '../transport/billing-api';
+import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsageOptions, UsageInfo } from '../types';
+import { aborted$, failWhen } from './abort';
+import { consumeEffect } from './consume-effect';
+import { isFact, type ConsumeSettled, type EngineAction } from './engine-actions';
+import { freePeriodEffect } from './free-period-effect';
+import { createQuotaLoader, type QuotaLoader } from './quota-loader';
+import { Store } from './store';
+import { freePeriodRemainingView, usageChanges, usageView } from './views';
+import { validateExternalId } from './validate-external-id';
+
+/**
+ * Wires the store, the action stream and the effects, and offers the
+ * operations the public facade exposes. One engine per client.
+ */
+export class Engine {
+  readonly store = new Store();
+  private readonly action$ = new Subject<EngineAction>();
+  // Replays to late subscribers, so anything started after dispose fails at once.
+  private readonly disposed$ = new ReplaySubject<void>(1);
+  private readonly loader: QuotaLoader;
+  private seq = 0;
+  private requestId = 0;
+  private disposed = false;
+  readonly usage$: Observable<UsageInfo>;
+  readonly changes$: Observable<UsageInfo>;
+  readonly freePeriodRemaining$: Observable<number>;
+
+  constructor(
+    private readonly api: BillingApi,
+    private readonly scheduler: SchedulerLike,
+  ) {
+    const nextSeq = () => ++this.seq;
+    this.loader = createQuotaLoader(api, (action) => this.dispatch(action), nextSeq);
+    const deps = { api, loader: this.loader, scheduler, nextSeq };
+    merge(consumeEffect(this.action$, this.store, deps), freePeriodEffect(this.store.state$, scheduler))
+      .pipe(failWhen(this.disposed$, () => this.disposedError()))
+      .subscribe({ next: (action) => this.dispatch(action), error: () => undefined });
+    this.usage$ = usageView(this.store.state$, scheduler);
+    this.changes$ = usageChanges(this.store.state$, scheduler);
+    // Its ticking inner timer outlives the store's completion, so it is cut explicitly.
+    this.freePeriodRemaining$ = freePeriodRemainingView(this.store.state$, scheduler).pipe(takeUntil(this.disposed$));
+  }
+
+  private dispatch(action: EngineAction): void {
+    if (isFact(action)) this.store.dispatch(action);
+    this.action$.next(action);
+  }
+
+  private disposedError(): BillingError {
+    return new BillingError('disposed', 'This billing client has been disposed');
+  }
+
+  private guard<T>(source: Observable<T>, signal?: AbortSignal, aborted = 'The call was aborted'): Promise<T> {
+    if (this.disposed) return Promise.reject(this.disposedError());
+    return firstValueFrom(
+      source.pipe(
+        failWhen(aborted$(signal), () => new BillingError('aborted', aborted)),
+        failWhen(this.disposed$, () => this.disposedError()),
+      ),
+    );
+  }
+
+  assertLive(): void {
+    if (this.disposed) throw this.disposedError();
+  }
+
+  cached(): UsageInfo | null {
+    this.assertLive();
+    return toUsageInfo(this.store.state, this.scheduler.now());
+  }
+
+  check(): BillingCheckResult {
+    this.assertLive();
+    return decide(this.store.state, this.scheduler.now());
+  }
+
+  async getUsage(options: GetUsageOptions = {}): Promise<UsageInfo> {
+    await this.guard(this.loader.usage(), options.signal);
+    // The cache after applying, so an answer older than what it holds loses.
+    return toUsageInfo(this.store.state, this.scheduler.now()) as UsageInfo;
+  }
+
+  balance(): Promise<number> {
+    return this.guard(this.loader.balance());
+  }
+
+  consume(options: ConsumeOptions = {}): Promise<BillingConsumeResult> {
+    if (this.disposed) return Promise.reject(this.disposedError());
+    const invalid = validateExternalId(options.externalId);
+    if (invalid !== null) return Promise.reject(invalid);
+    const externalId = options.externalId ?? uuidv4();
+    const id = ++this.requestId;
+    const reply$ = this.action$.pipe(
+      filter((action): action is ConsumeSettled => action.type === 'consume/settled' && action.id === id),
+      take(1),
+      map(({ outcome }) => {
+        if (outcome.ok) return outcome.result;
+        throw outcome.error;
+      }),
+    );
+    const reply = this.guard(reply$, options.signal, 'consume() was aborted').catch((error: unknown) => {
+      throw error instanceof BillingError && error.externalId === undefined ? error.withExternalId(externalId) : error;
+    });
+    this.dispatch({ type: 'consume/requested', id, externalId, signal: options.signal });
+    return reply;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    // Pending calls reject first; then effects unsubscribe, aborting requests and timers.
+    this.disposed$.next();
+    this.disposed$.complete();
+    this.store.complete();
+    this.action$.complete();
+  }
+}

@@ -1,0 +1,28 @@
+import { BehaviorSubject, type Observable } from 'rxjs';
+import type { BillingAction } from '../core/actions';
+import { reduce } from '../core/reducer';
+import { initialState, type BillingState } from '../core/state';
+
+/**
+ * The quota store: a `BehaviorSubject` of the state, changed only by
+ * dispatching actions through the pure reducer.
+ */
+export class Store {
+  private readonly subject = new BehaviorSubject<BillingState>(initialState);
+  readonly state$: Observable<BillingState> = this.subject.asObservable();
+
+  get state(): BillingState {
+    return this.subject.value;
+  }
+
+  dispatch(action: BillingAction): void {
+    if (this.subject.closed) return;
+    const next = reduce(this.subject.value, action);
+    // Unchanged state emits nothing, so views never see a no-op.
+    if (next !== this.subject.value) this.subject.next(next);
+  }
+
+  complete(): void {
+    this.subject.complete();
+  }
+}

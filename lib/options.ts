@@ -1,0 +1,77 @@
+import type { SchedulerLike } from 'rxjs';
+import { BillingError } from './errors';
+import type { ClientOptions, FetchLike, HeadersOption } from './types';
+
+/** Options after validation and defaults. */
+export interface ResolvedOptions {
+  readonly baseUrl: string;
+  readonly appKey: string;
+  readonly headers: HeadersOption | undefined;
+  readonly fetch: FetchLike | undefined;
+  readonly scheduler: SchedulerLike | undefined;
+  readonly timeoutMs: number;
+  readonly retries: number;
+}
+
+function invalid(message: string): never {
+  throw new BillingError('invalid_argument', message);
+}
+
+// Only the shape of the URL is reported: it may embed a credential.
+function checkBaseUrl(baseUrl: unknown): string {
+  if (typeof baseUrl !== 'string' || baseUrl === '') invalid('baseUrl must be a non-empty string');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    invalid('baseUrl must be an absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') invalid('baseUrl must use http or https');
+  if (url.username !== '' || url.password !== '') invalid('baseUrl must not carry credentials');
+  if (baseUrl.includes('?') || baseUrl.includes('#')) invalid('baseUrl must not carry a query or fragment');
+  return url.href.replace(/\/+$/, '');
+}
+
+function checkScheduler(scheduler: unknown): SchedulerLike | undefined {
+  if (scheduler === undefined) return undefined;
+  const candidate = scheduler as Partial<SchedulerLike> | null;
+  if (typeof candidate?.now !== 'function' || typeof candidate.schedule !== 'function') {
+    invalid('scheduler must be an RxJS SchedulerLike (now and schedule)');
+  }
+  return scheduler as SchedulerLike;
+}
+
+function checkHeaders(headers: unknown): HeadersOption | undefined {
+  if (headers === undefined || typeof headers === 'function') return headers as HeadersOption | undefined;
+  const ok =
+    typeof headers === 'object' &&
+    headers !== null &&
+    Object.values(headers).every((value: unknown) => typeof value === 'string');
+  if (!ok) invalid('headers must be a record of strings or a function returning one');
+  return headers as HeadersOption;
+}
+
+function checkNumber(value: unknown, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    invalid(`${name} must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** Throws `invalid_argument` for anything `createClient` cannot work with. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) invalid('createClient needs an options object');
+  const { appKey, fetch } = options;
+  if (typeof appKey !== 'string' || appKey === '') invalid('appKey must be a non-empty string');
+  if (fetch !== undefined && typeof fetch !== 'function') invalid('fetch must be a function');
+  return {
+    baseUrl: checkBaseUrl(options.baseUrl),
+    appKey,
+    headers: checkHeaders(options.headers),
+    fetch,
+    scheduler: checkScheduler(options.scheduler),
+    timeoutMs: checkNumber(options.timeoutMs, 'timeoutMs', 10_000, 1, 600_000),
+    retries: checkNumber(options.retries, 'retries', 2, 0, 10),
+  };
+}

@@ -1,0 +1,73 @@
+import crossFetch from 'cross-fetch';
+import { Observable, type SchedulerLike } from 'rxjs';
+import { BillingError } from '../errors';
+import type { FetchLike } from '../types';
+
+/** One HTTP exchange as the transport sees it. */
+export interface HttpRequest {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+/** The parts of a response the client reads; the body is read whole. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly retryAfter: string | null;
+  readonly date: string | null;
+  readonly text: string;
+}
+
+/** `cross-fetch` unless the caller injected a fetch. */
+export const defaultFetch: FetchLike = crossFetch as FetchLike;
+
+/**
+ * The only place that calls `fetch`. One attempt: the timeout covers the
+ * whole response, body included, and runs on the injected scheduler;
+ * unsubscribing aborts the request.
+ */
+export function send$(
+  fetchFn: FetchLike,
+  request: HttpRequest,
+  timeoutMs: number,
+  scheduler: SchedulerLike,
+): Observable<HttpResponse> {
+  return new Observable<HttpResponse>((subscriber) => {
+    const controller = new AbortController();
+    const where = `${request.method} ${new URL(request.url).pathname}`;
+    const timer = scheduler.schedule(() => {
+      subscriber.error(new BillingError('timeout', `${where} timed out after ${timeoutMs} ms`));
+      controller.abort();
+    }, timeoutMs);
+    const init: RequestInit = { method: request.method, headers: { ...request.headers }, signal: controller.signal };
+    if (request.body !== undefined) init.body = request.body;
+    let pending: Promise<HttpResponse>;
+    try {
+      pending = fetchFn(request.url, init).then(async (response) => ({
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        date: response.headers.get('date'),
+        text: await response.text(),
+      }));
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.then(
+      (response) => {
+        subscriber.next(response);
+        subscriber.complete();
+      },
+      (error: unknown) => {
+        // The reason names the failure class only: a fetch error message may
+        // quote the request, and the request carries the caller's headers.
+        const reason = error instanceof Error && typeof error.name === 'string' ? error.name : 'Error';
+        subscriber.error(new BillingError('network', `${where} failed (${reason})`));
+      },
+    );
+    return () => {
+      timer.unsubscribe();
+      controller.abort();
+    };
+  });
+}
