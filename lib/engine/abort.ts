@@ -1,4 +1,4 @@
-import { Observable, race, map, type MonoTypeOperatorFunction } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import { BillingError } from '../errors';
 
 /** Emits once when the signal aborts (at once if it already has); never without a signal. */
@@ -15,15 +15,16 @@ export function aborted$(signal: AbortSignal | undefined): Observable<void> {
   });
 }
 
-/** Fails the source with `error()` as soon as `trigger$` emits; unsubscribing the source cancels its work. */
+/**
+ * Fails the source with `error()` as soon as `trigger$` emits, unsubscribing
+ * it (which cancels its work). Unlike `race`, the source may emit any number
+ * of values first; a trigger that fires at once means the source never starts.
+ */
 export function failWhen<T>(trigger$: Observable<unknown>, error: () => BillingError): MonoTypeOperatorFunction<T> {
   return (source) =>
-    race(
-      source,
-      trigger$.pipe(
-        map((): T => {
-          throw error();
-        }),
-      ),
-    );
+    new Observable<T>((subscriber) => {
+      const trigger = trigger$.subscribe(() => subscriber.error(error()));
+      if (!subscriber.closed) subscriber.add(source.subscribe(subscriber));
+      return trigger;
+    });
 }

@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  ChargeRecord,
+  Fault,
+  ReferenceUser,
+  ReferenceUserPatch,
+  ReferenceUserSnapshot,
+  RequestRecord,
+} from './types';
+
+/**
+ * Options of `startReferenceBackend`.
+ *
+ * @example
+ * ```ts
+ * const options: ReferenceBackendOptions = {
+ *   users: [{ token: 'alice-token', freeRemaining: 3, freeTotal: 3, creditsPerUse: 10, creditsBalance: 25 }],
+ * };
+ * ```
+ */
+export interface ReferenceBackendOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** The users known at start, and again after `reset()`. Default none. */
+  users?: readonly ReferenceUser[];
+  /**
+   * Called for a path that is not one of the three backend calls (and got no
+   * fault), before the 404; return `true` when it has answered. This is how a
+   * playground serves its own pages from the same origin.
+   */
+  fallback?: (req: IncomingMessage, res: ServerResponse) => boolean;
+}
+
+/**
+ * A running reference backend and its test hooks.
+ *
+ * @example
+ * ```ts
+ * let backend: ReferenceBackend;
+ * beforeAll(async () => {
+ *   backend = await startReferenceBackend({ users: [alice] });
+ * });
+ * afterAll(() => backend.close());
+ * test('credits are deducted once the free quota is gone', async () => {
+ *   backend.setUser('alice-token', { freeRemaining: 0 });
+ *   // ... createClient({ baseUrl: backend.url, ... }) and consume ...
+ *   expect(backend.charges().map((c) => c.kind)).toEqual(['credits']);
+ * });
+ * ```
+ */
+export interface ReferenceBackend {
+  /** The base URL, e.g. `http://127.0.0.1:53211`, without a trailing slash. */
+  readonly url: string;
+  /** The port listened on. */
+  readonly port: number;
+  /**
+   * Stops listening, destroys every open socket (stalled answers included) and
+   * clears every pending timer. Safe to call twice.
+   */
+  close(): Promise<void>;
+  /** Adds a user; throws if the token is taken or the values are invalid. */
+  addUser(user: ReferenceUser): void;
+  /**
+   * Changes a user (see `ReferenceUserPatch`); with `module`, the free quota
+   * fields apply to that module only. Throws for an unknown token.
+   */
+  setUser(token: string, patch: ReferenceUserPatch, module?: string): void;
+  /** A copy of a user's state; throws for an unknown token. */
+  getUser(token: string, module?: string): ReferenceUserSnapshot;
+  /** Applied charges, in order (replays and refusals are not charges). */
+  charges(): ChargeRecord[];
+  /** Requests received, in order of arrival (copies). */
+  requests(): RequestRecord[];
+  /** Forgets the request log. */
+  clearLog(): void;
+  /** The next `n` requests to `path` (no query; any method) get `fault`. */
+  failNext(path: string, n: number, fault: Fault): void;
+  /** Faults still queued for `path`. */
+  pendingFaults(path: string): number;
+  /**
+   * Back to the users given at start: charges, idempotency records, request
+   * log and queued faults are forgotten. Requests in flight are not cancelled.
+   */
+  reset(): void;
+}

@@ -1,0 +1,14 @@
+export { startReferenceBackend } from './reference-backend';
+export type { ReferenceBackend, ReferenceBackendOptions } from './backend-types';
+export type {
+  ChargeRecord,
+  Fault,
+  FaultKind,
+  ModuleQuota,
+  ReferenceUser,
+  ReferenceUserPatch,
+  ReferenceUserSnapshot,
+  RequestRecord,
+} from './types';
+export { BACKEND_CODES, MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH, REFERENCE_PATHS } from './wire';
+export type { Envelope } from './wire';

@@ -1,0 +1,91 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Rejection of `readBody` when the body is larger than the limit.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof BodyTooLargeError) return errorReply(413, 'payload too large');
+ * ```
+ */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`request body is larger than ${limit} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
+/**
+ * Rejection of `readBody` when the body is not valid UTF-8.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InvalidEncodingError) return errorReply(400, 'body is not UTF-8');
+ * ```
+ */
+export class InvalidEncodingError extends Error {
+  constructor() {
+    super('request body is not valid UTF-8');
+    this.name = 'InvalidEncodingError';
+  }
+}
+
+/**
+ * Reads a request body as UTF-8 text, at most `limit` bytes. A declared
+ * `Content-Length` over the limit is refused without reading anything; a body
+ * that grows past it is refused as soon as it does, and reading stops (the
+ * request is paused), so memory stays bounded whatever the client sends.
+ *
+ * @example
+ * ```ts
+ * const text = await readBody(req, MAX_BODY_BYTES);
+ * ```
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    return Promise.reject(new BodyTooLargeError(limit));
+  }
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.pause();
+        reject(new BodyTooLargeError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      try {
+        resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+      } catch {
+        reject(new InvalidEncodingError());
+      }
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    // 'close' before 'end' means the client went away mid-body.
+    const onClose = (): void => {
+      if (req.complete) return;
+      cleanup();
+      reject(new Error('request aborted before its body was complete'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}

@@ -1,0 +1,187 @@
+import type {
+  ChargeRecord,
+  ModuleQuota,
+  ReferenceUser,
+  ReferenceUserPatch,
+  ReferenceUserSnapshot,
+} from './types';
+import { assertValidPatch, assertValidUser } from './user-config';
+import { BACKEND_CODES, type Envelope } from './wire';
+
+interface UserState {
+  token: string;
+  // What a module not seen yet starts with.
+  freeRemaining: number;
+  freeTotal: number;
+  creditsPerUse: number;
+  creditsBalance: number;
+  blacklisted: boolean;
+  isEnabled: boolean;
+  modules: Map<string, ModuleQuota>;
+  // First answer of every applied external_id, per user (not per module).
+  applied: Map<string, Envelope>;
+}
+
+/**
+ * The in-memory state of the reference backend and its transitions; no I/O,
+ * no timers, every method synchronous, so that a consume reads and writes the
+ * state in one turn of the event loop and concurrent consumes cannot lose an
+ * update.
+ *
+ * Decisions:
+ * - the credits balance is a user-level wallet, shared by all modules; the
+ *   free quota is per (user, module), initialised from the user's
+ *   configuration the first time the module is seen;
+ * - only applied consumes (code 0) are recorded for idempotency: a 20101 or
+ *   20102 charged nothing, so answering it again from the current state cannot
+ *   double-charge, and it lets the same operation succeed after a top-up or an
+ *   un-blacklisting;
+ * - an `external_id` is unique per user across modules: a replay answers the
+ *   first result even if it names another module;
+ * - `isEnabled` is reported, it does not change how a consume is decided.
+ *
+ * @example
+ * ```ts
+ * const state = new ReferenceState([{ token: 't', freeRemaining: 1, freeTotal: 1, creditsPerUse: 5, creditsBalance: 5 }]);
+ * state.consume('t', 'generator_demo', 'op-1'); // free use
+ * state.consume('t', 'generator_demo', 'op-2'); // 5 credits
+ * state.consume('t', 'generator_demo', 'op-3').code; // 20101
+ * ```
+ */
+export class ReferenceState {
+  private readonly users = new Map<string, UserState>();
+  private readonly chargeLog: ChargeRecord[] = [];
+
+  constructor(private readonly initialUsers: readonly ReferenceUser[] = []) {
+    this.reset();
+  }
+
+  /** Back to the users given to the constructor; charges and idempotency records are forgotten. */
+  reset(): void {
+    this.users.clear();
+    this.chargeLog.length = 0;
+    for (const user of this.initialUsers) this.addUser(user);
+  }
+
+  has(token: string): boolean {
+    return this.users.has(token);
+  }
+
+  addUser(user: ReferenceUser): void {
+    assertValidUser(user);
+    if (this.users.has(user.token)) throw new Error('a user with this token already exists');
+    this.users.set(user.token, {
+      token: user.token,
+      freeRemaining: user.freeRemaining,
+      freeTotal: user.freeTotal,
+      creditsPerUse: user.creditsPerUse,
+      creditsBalance: user.creditsBalance,
+      blacklisted: user.blacklisted ?? false,
+      isEnabled: user.isEnabled ?? true,
+      modules: new Map(),
+      applied: new Map(),
+    });
+  }
+
+  setUser(token: string, patch: ReferenceUserPatch, module?: string): void {
+    assertValidPatch(patch);
+    const user = this.user(token);
+    if (patch.creditsPerUse !== undefined) user.creditsPerUse = patch.creditsPerUse;
+    if (patch.creditsBalance !== undefined) user.creditsBalance = patch.creditsBalance;
+    if (patch.blacklisted !== undefined) user.blacklisted = patch.blacklisted;
+    if (patch.isEnabled !== undefined) user.isEnabled = patch.isEnabled;
+    const quotas = module === undefined ? [user, ...user.modules.values()] : [this.quota(user, module)];
+    for (const quota of quotas) {
+      if (patch.freeRemaining !== undefined) quota.freeRemaining = patch.freeRemaining;
+      if (patch.freeTotal !== undefined) quota.freeTotal = patch.freeTotal;
+    }
+  }
+
+  snapshot(token: string, module?: string): ReferenceUserSnapshot {
+    const user = this.user(token);
+    // Reading must not initialise the module: a snapshot is not a request.
+    const quota = (module === undefined ? undefined : user.modules.get(module)) ?? user;
+    const modules: Record<string, ModuleQuota> = {};
+    for (const [name, q] of user.modules) modules[name] = { ...q };
+    return {
+      token: user.token,
+      freeRemaining: quota.freeRemaining,
+      freeTotal: quota.freeTotal,
+      creditsPerUse: user.creditsPerUse,
+      creditsBalance: user.creditsBalance,
+      blacklisted: user.blacklisted,
+      isEnabled: user.isEnabled,
+      modules,
+    };
+  }
+
+  charges(): ChargeRecord[] {
+    return this.chargeLog.map((charge) => ({ ...charge }));
+  }
+
+  /** The `data` of `GET /ai/v5/service/free_trial/count`; initialises the module. */
+  freeTrialCount(token: string, module: string): Record<string, unknown> {
+    const user = this.user(token);
+    const quota = this.quota(user, module);
+    return {
+      is_enabled: user.isEnabled,
+      free_remaining: quota.freeRemaining,
+      free_total: quota.freeTotal,
+      credits_per_use: user.creditsPerUse,
+    };
+  }
+
+  /** The `data` of `GET /ai/v1/credit/getBalance`. */
+  balance(token: string): Record<string, unknown> {
+    return { balance: this.user(token).creditsBalance };
+  }
+
+  /** Decides and applies one consume: replay, 20102, free use, credits, or 20101. */
+  consume(token: string, module: string, externalId: string): Envelope {
+    const user = this.user(token);
+    const first = user.applied.get(externalId);
+    // The replay comes before the blacklist: that use was already charged.
+    if (first !== undefined) return cloneEnvelope(first);
+    if (user.blacklisted) {
+      return { code: BACKEND_CODES.blacklisted, message: 'user is blacklisted', data: null };
+    }
+    const quota = this.quota(user, module);
+    let answer: Envelope;
+    if (quota.freeRemaining > 0) {
+      quota.freeRemaining -= 1;
+      this.chargeLog.push({ token, module, externalId, kind: 'free', amount: 1 });
+      answer = ok({ free_remaining: quota.freeRemaining, is_credit: false });
+    } else if (user.creditsBalance >= user.creditsPerUse) {
+      user.creditsBalance -= user.creditsPerUse;
+      this.chargeLog.push({ token, module, externalId, kind: 'credits', amount: user.creditsPerUse });
+      answer = ok({ free_remaining: quota.freeRemaining, is_credit: true });
+    } else {
+      return { code: BACKEND_CODES.insufficient, message: 'insufficient credits', data: null };
+    }
+    user.applied.set(externalId, answer);
+    return cloneEnvelope(answer);
+  }
+
+  private user(token: string): UserState {
+    const user = this.users.get(token);
+    if (user === undefined) throw new Error('no user with this token');
+    return user;
+  }
+
+  private quota(user: UserState, module: string): ModuleQuota {
+    let quota = user.modules.get(module);
+    if (quota === undefined) {
+      quota = { freeRemaining: user.freeRemaining, freeTotal: user.freeTotal };
+      user.modules.set(module, quota);
+    }
+    return quota;
+  }
+}
+
+function ok(data: Record<string, unknown>): Envelope {
+  return { code: BACKEND_CODES.ok, message: 'ok', data };
+}
+
+function cloneEnvelope(envelope: Envelope): Envelope {
+  return { ...envelope, data: envelope.data === null ? null : { ...envelope.data } };
+}

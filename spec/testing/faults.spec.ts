@@ -1,0 +1,209 @@
+import { request as httpRequest } from 'node:http';
+import {
+  REFERENCE_PATHS,
+  startReferenceBackend,
+  type Fault,
+  type ReferenceBackend,
+  type ReferenceUser,
+} from '../../lib/testing';
+import { MODULE, expectErrorBody, makeUser, rawRequest, sleep, type RawOptions } from './http-helpers';
+
+const CONSUME = REFERENCE_PATHS.consume;
+
+function consumeRequest(token: string, externalId: string): RawOptions {
+  return {
+    method: 'POST',
+    path: CONSUME,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ module: MODULE, external_id: externalId }),
+  };
+}
+
+function balanceRequest(token: string): RawOptions {
+  return { path: REFERENCE_PATHS.balance, headers: { Authorization: `Bearer ${token}` } };
+}
+
+describe('reference backend: injected faults', () => {
+  let backend: ReferenceBackend;
+  let user: ReferenceUser;
+  beforeAll(async () => {
+    backend = await startReferenceBackend();
+  });
+  afterAll(() => backend.close());
+  beforeEach(() => {
+    user = makeUser({ freeRemaining: 1, freeTotal: 1, creditsPerUse: 10, creditsBalance: 30 });
+    backend.addUser(user);
+    backend.clearLog();
+  });
+
+  function ownCharges(): number {
+    return backend.charges().filter((c) => c.token === user.token).length;
+  }
+
+  test('drop: the socket closes without an answer and nothing is applied', async () => {
+    const before = backend.getUser(user.token);
+    backend.failNext(CONSUME, 1, { kind: 'drop' });
+    await expect(rawRequest(backend, consumeRequest(user.token, 'd-1'))).rejects.toThrow();
+    expect(backend.getUser(user.token)).toEqual(before);
+    expect(ownCharges()).toBe(0);
+    expect(backend.requests()).toEqual([expect.objectContaining({ path: CONSUME, status: null, fault: 'drop' })]);
+    // Only one request was faulted.
+    expect((await rawRequest(backend, consumeRequest(user.token, 'd-1'))).status).toBe(200);
+    expect(ownCharges()).toBe(1);
+  });
+
+  test('n counts requests: two drops, then a normal answer', async () => {
+    backend.failNext(REFERENCE_PATHS.balance, 2, { kind: 'drop' });
+    expect(backend.pendingFaults(REFERENCE_PATHS.balance)).toBe(2);
+    await expect(rawRequest(backend, balanceRequest(user.token))).rejects.toThrow();
+    await expect(rawRequest(backend, balanceRequest(user.token))).rejects.toThrow();
+    const answer = await rawRequest(backend, balanceRequest(user.token));
+    expect(JSON.parse(answer.text)).toMatchObject({ code: 0, data: { balance: 30 } });
+    expect(backend.pendingFaults(REFERENCE_PATHS.balance)).toBe(0);
+  });
+
+  test('dropAfterApply: charged, unanswered; a retry with the same external_id replays', async () => {
+    backend.failNext(CONSUME, 1, { kind: 'dropAfterApply' });
+    await expect(rawRequest(backend, consumeRequest(user.token, 'daa-1'))).rejects.toThrow();
+    expect(backend.charges().filter((c) => c.token === user.token)).toEqual([
+      expect.objectContaining({ externalId: 'daa-1', kind: 'free' }),
+    ]);
+    expect(backend.getUser(user.token, MODULE).freeRemaining).toBe(0);
+    expect(backend.requests()[0]).toMatchObject({ status: null, code: 0, fault: 'dropAfterApply' });
+    const retry = await rawRequest(backend, consumeRequest(user.token, 'daa-1'));
+    expect(JSON.parse(retry.text)).toMatchObject({ code: 0, data: { free_remaining: 0, is_credit: false } });
+    expect(ownCharges()).toBe(1);
+  });
+
+  test('status 503 with Retry-After: JSON error body, nothing applied', async () => {
+    backend.failNext(CONSUME, 1, { kind: 'status', status: 503, retryAfter: '2' });
+    const answer = await rawRequest(backend, consumeRequest(user.token, 's-1'));
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('2');
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expectErrorBody(JSON.parse(answer.text), 503);
+    expect(ownCharges()).toBe(0);
+    expect(backend.getUser(user.token, MODULE).freeRemaining).toBe(1);
+  });
+
+  test('status 429 without retryAfter sends no Retry-After header', async () => {
+    backend.failNext(REFERENCE_PATHS.balance, 1, { kind: 'status', status: 429 });
+    const answer = await rawRequest(backend, balanceRequest(user.token));
+    expect(answer.status).toBe(429);
+    expect(answer.headers['retry-after']).toBeUndefined();
+    expectErrorBody(JSON.parse(answer.text), 429);
+  });
+
+  test('faults on one path queue in order and leave other paths alone', async () => {
+    backend.failNext(CONSUME, 1, { kind: 'status', status: 503 });
+    backend.failNext(CONSUME, 1, { kind: 'status', status: 429 });
+    expect((await rawRequest(backend, balanceRequest(user.token))).status).toBe(200);
+    const statuses = [];
+    for (const id of ['q-1', 'q-2', 'q-3']) statuses.push((await rawRequest(backend, consumeRequest(user.token, id))).status);
+    expect(statuses).toEqual([503, 429, 200]);
+  });
+
+  test('a fault path matches whatever the query string', async () => {
+    backend.failNext(REFERENCE_PATHS.freeTrialCount, 1, { kind: 'status', status: 500 });
+    const answer = await rawRequest(backend, {
+      path: `${REFERENCE_PATHS.freeTrialCount}?module=${MODULE}`,
+      headers: { Authorization: `Bearer ${user.token}` },
+    });
+    expect(answer.status).toBe(500);
+  });
+
+  test('delay: answers normally after the delay, applying only then', async () => {
+    backend.failNext(CONSUME, 1, { kind: 'delay', ms: 300 });
+    const started = Date.now();
+    const pending = rawRequest(backend, consumeRequest(user.token, 'delay-1'));
+    await sleep(100);
+    expect(ownCharges()).toBe(0);
+    const answer = await pending;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toMatchObject({ code: 0, data: { free_remaining: 0, is_credit: false } });
+    expect(ownCharges()).toBe(1);
+  });
+
+  test('malformed: the raw body as given, status 200 and a JSON content type by default', async () => {
+    backend.failNext(CONSUME, 1, { kind: 'malformed', body: '<html>Bad gateway</html>' });
+    const answer = await rawRequest(backend, consumeRequest(user.token, 'm-1'));
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe('<html>Bad gateway</html>');
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(ownCharges()).toBe(0);
+  });
+
+  test('malformed with a status and a content type', async () => {
+    backend.failNext(REFERENCE_PATHS.balance, 1, {
+      kind: 'malformed',
+      body: '{"code":0,"da',
+      status: 502,
+      contentType: 'text/html',
+    });
+    const answer = await rawRequest(backend, balanceRequest(user.token));
+    expect(answer).toMatchObject({ status: 502, text: '{"code":0,"da' });
+    expect(answer.headers['content-type']).toBe('text/html');
+  });
+
+  test.each<[string, Fault, number]>([
+    ['n of 0', { kind: 'drop' }, 0],
+    ['fractional n', { kind: 'drop' }, 1.5],
+    ['status outside 400..599', { kind: 'status', status: 200 }, 1],
+    ['negative delay', { kind: 'delay', ms: -1 }, 1],
+    ['malformed status 99', { kind: 'malformed', body: 'x', status: 99 }, 1],
+    ['unknown kind', { kind: 'explode' } as unknown as Fault, 1],
+  ])('failNext rejects %s and queues nothing', (_name, fault, n) => {
+    expect(() => backend.failNext(CONSUME, n, fault)).toThrow(TypeError);
+    expect(backend.pendingFaults(CONSUME)).toBe(0);
+  });
+
+  test.each(['ai/v1/credit/getBalance', '/ai/v1/credit/getBalance?x=1'])('failNext rejects the path %s', (path) => {
+    expect(() => backend.failNext(path, 1, { kind: 'drop' })).toThrow(TypeError);
+  });
+});
+
+describe('reference backend: faults that outlive the test', () => {
+  test('stall: headers and a partial body, never finished, until close() ends it', async () => {
+    const user = makeUser();
+    const backend = await startReferenceBackend({ users: [user] });
+    backend.failNext(REFERENCE_PATHS.balance, 1, { kind: 'stall' });
+    const received: string[] = [];
+    const ended = new Promise<string>((resolve) => {
+      const req = httpRequest(
+        `${backend.url}${REFERENCE_PATHS.balance}`,
+        { headers: { Authorization: `Bearer ${user.token}` }, agent: false },
+        (res) => {
+          expect(res.statusCode).toBe(200);
+          res.on('data', (chunk: Buffer) => received.push(chunk.toString()));
+          res.on('end', () => resolve('end'));
+          res.on('aborted', () => resolve('aborted'));
+          res.on('error', () => resolve('error'));
+        },
+      );
+      req.on('error', () => resolve('error'));
+      req.end();
+    });
+    await sleep(300);
+    expect(received.join('')).toBe('{"code":0,');
+    const outcome = await Promise.race([ended, sleep(100).then(() => 'still open')]);
+    expect(outcome).toBe('still open');
+    const started = Date.now();
+    await backend.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await ended).not.toBe('end');
+  });
+
+  test('close() cancels a pending delay: the request fails, no timer is left', async () => {
+    const user = makeUser({ freeRemaining: 1 });
+    const backend = await startReferenceBackend({ users: [user] });
+    backend.failNext(CONSUME, 1, { kind: 'delay', ms: 60_000 });
+    const pending = rawRequest(backend, consumeRequest(user.token, 'late'));
+    await sleep(100);
+    const started = Date.now();
+    await backend.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    await expect(pending).rejects.toThrow();
+    expect(backend.charges()).toEqual([]);
+  });
+});
