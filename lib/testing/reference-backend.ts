@@ -8,6 +8,9 @@ import { answerWithFault, writeReply } from './serve-reply';
 import type { Fault, RequestRecord } from './types';
 import { errorReply } from './wire';
 
+// The request log keeps the latest entries only.
+const MAX_LOG_ENTRIES = 10_000;
+
 /**
  * Starts the reference backend: the three calls of the wire format over
  * Node's `http`, with in-memory state and test hooks. Rejects if a user is
@@ -38,13 +41,26 @@ export async function startReferenceBackend(options: ReferenceBackendOptions = {
   const timers = new Set<NodeJS.Timeout>();
   let closing: Promise<void> | undefined;
 
-  const handle = (req: IncomingMessage, res: ServerResponse, record: RequestRecord, fault?: Fault): void => {
-    const { path, query } = splitUrl(req.url);
-    if (fault === undefined && fallback !== undefined && !isApiPath(path) && fallback(req, res)) {
-      res.on('finish', () => (record.status = res.statusCode));
-      return;
+  const handle = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RequestRecord,
+    params: URLSearchParams,
+    fault?: Fault,
+  ): void => {
+    if (fault === undefined && fallback !== undefined && !isApiPath(record.path)) {
+      try {
+        if (fallback(req, res)) {
+          res.on('finish', () => (record.status = res.statusCode));
+          return;
+        }
+      } catch {
+        // A throwing fallback must not take the backend down with it.
+        writeReply(res, errorReply(500, 'internal error'), record);
+        return;
+      }
     }
-    handleRequest(req, path, query, state, record).then(
+    handleRequest(req, record.path, params, state, record).then(
       (reply) => {
         if (fault?.kind === 'dropAfterApply') {
           // Applied, but the client never learns the outcome.
@@ -62,25 +78,27 @@ export async function startReferenceBackend(options: ReferenceBackendOptions = {
   };
 
   const server: Server = createServer((req, res) => {
-    const { path, query } = splitUrl(req.url);
-    const record: RequestRecord = { method: req.method ?? '', path, query: firstValues(query), status: null, at: Date.now() };
+    const { path, params } = splitUrl(req.url);
+    const record: RequestRecord = { method: req.method ?? '', path, query: firstValues(params), status: null, at: Date.now() };
     const token = bearerToken(req.headers.authorization);
     if (token !== undefined) record.token = token;
     log.push(record);
+    // Bounded, so that a long-running playground does not grow without limit.
+    if (log.length > MAX_LOG_ENTRIES) log.shift();
     // Taken on arrival, so concurrent requests get faults in arrival order.
     const fault = faults.take(path);
-    if (fault === undefined) return handle(req, res, record);
+    if (fault === undefined) return handle(req, res, record, params);
     record.fault = fault.kind;
     if (answerWithFault(res, fault, record)) return;
     if (fault.kind === 'delay') {
       const timer = setTimeout(() => {
         timers.delete(timer);
-        handle(req, res, record);
+        handle(req, res, record, params);
       }, fault.ms);
       timers.add(timer);
       return;
     }
-    handle(req, res, record, fault);
+    handle(req, res, record, params, fault);
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -129,18 +147,18 @@ export async function startReferenceBackend(options: ReferenceBackendOptions = {
   };
 }
 
-function splitUrl(url: string | undefined): { path: string; query: URLSearchParams } {
+function splitUrl(url: string | undefined): { path: string; params: URLSearchParams } {
   // Not `new URL(req.url, base)`: a request target like `//host/x` would be
   // read as another host.
   const raw = url ?? '/';
   const mark = raw.indexOf('?');
-  if (mark === -1) return { path: raw, query: new URLSearchParams() };
-  return { path: raw.slice(0, mark), query: new URLSearchParams(raw.slice(mark + 1)) };
+  if (mark === -1) return { path: raw, params: new URLSearchParams() };
+  return { path: raw.slice(0, mark), params: new URLSearchParams(raw.slice(mark + 1)) };
 }
 
-function firstValues(query: URLSearchParams): Record<string, string> {
-  // Through a Map: names like `__proto__` or `constructor` must be recorded as data.
+function firstValues(params: URLSearchParams): Record<string, string> {
+  // Through a Map: names like `__proto__` or `constructor` must be kept as data.
   const first = new Map<string, string>();
-  for (const [name, value] of query) if (!first.has(name)) first.set(name, value);
+  for (const [name, value] of params) if (!first.has(name)) first.set(name, value);
   return Object.fromEntries(first);
 }
