@@ -18,6 +18,11 @@ export class VirtualClock extends VirtualTimeScheduler {
     this.frame = target;
   }
 
+  /** The time of the next armed timer, if any. */
+  nextDue(): number | undefined {
+    return this.actions.find((action) => !action.closed)?.delay;
+  }
+
   get pending(): number {
     return this.actions.filter((action) => !action.closed).length;
   }

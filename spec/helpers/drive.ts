@@ -1,0 +1,72 @@
+import crossFetch from 'cross-fetch';
+import type { FetchLike } from '../../lib/types';
+import type { VirtualClock } from './virtual-clock';
+
+/**
+ * Wraps a fetch and counts exchanges still in flight, body included, so a
+ * test can tell "waiting on the network" from "waiting on a timer".
+ */
+export function trackingFetch(inner: FetchLike = crossFetch as FetchLike): { fetch: FetchLike; inFlight: () => number } {
+  let inFlight = 0;
+  const fetch: FetchLike = async (input, init) => {
+    inFlight++;
+    let response: Response;
+    try {
+      response = await inner(input, init);
+    } catch (error) {
+      inFlight--;
+      throw error;
+    }
+    const text = async () => {
+      try {
+        return await response.text();
+      } finally {
+        inFlight--;
+      }
+    };
+    return { status: response.status, headers: response.headers, text } as Response;
+  };
+  return { fetch, inFlight: () => inFlight };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+/**
+ * Runs a scenario that mixes real I/O and virtual time: while a request is in
+ * flight it waits in real time (up to `patienceMs`, after which the network is
+ * taken as stalled); otherwise it moves the virtual clock to the next timer.
+ */
+export async function drive(
+  clock: VirtualClock,
+  inFlight: () => number,
+  done: () => boolean,
+  { patienceMs = 300, maxSteps = 500 } = {},
+): Promise<void> {
+  const turns = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  for (let step = 0; step < maxSteps && !done(); step++) {
+    // Work already due (header resolution, a retry's new fetch) starts first.
+    await turns();
+    const waitedSince = Date.now();
+    while (inFlight() > 0 && !done() && Date.now() - waitedSince < patienceMs) await tick();
+    await turns();
+    if (done()) return;
+    const next = clock.nextDue();
+    if (next === undefined) {
+      if (inFlight() === 0) return;
+      continue;
+    }
+    clock.advanceBy(Math.max(0, next - clock.now()));
+  }
+}
+
+/** Settles a promise under {@link drive}; rejects if it never settles. */
+export async function driven<T>(clock: VirtualClock, inFlight: () => number, promise: Promise<T>): Promise<T> {
+  let settled = false;
+  const watched = promise.finally(() => (settled = true));
+  watched.catch(() => undefined);
+  await drive(clock, inFlight, () => settled);
+  if (!settled) throw new Error('the scenario never settled');
+  return watched;
+}

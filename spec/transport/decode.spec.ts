@@ -1,0 +1,53 @@
+import { decodeBalance, decodeConsume, decodeEnvelope, decodeFreeCount } from '../../lib/transport/decode';
+
+const env = (data: unknown) => decodeEnvelope(JSON.stringify({ code: 0, message: '', data }));
+
+describe('decodeEnvelope()', () => {
+  it.each([
+    ['an empty body', '', 'empty body'],
+    ['HTML', '<html></html>', 'not JSON'],
+    ['truncated JSON', '{"code":0,"mess', 'not JSON'],
+    ['an array', '[]', 'not a JSON object'],
+    ['a string code', '{"code":"0","message":"","data":null}', 'code'],
+    ['a fractional code', '{"code":0.5,"message":"","data":null}', 'code'],
+    ['no message', '{"code":0,"data":null}', 'message'],
+    ['array data', '{"code":0,"message":"","data":[]}', 'data'],
+  ])('rejects %s with decode', (_, text, what) => {
+    expect(() => decodeEnvelope(text)).toThrow(expect.objectContaining({ code: 'decode', message: expect.stringContaining(what) }));
+  });
+
+  it('accepts null data', () => {
+    expect(decodeEnvelope('{"code":20102,"message":"x","data":null}')).toEqual({ code: 20102, message: 'x', data: null });
+  });
+});
+
+describe('data decoders', () => {
+  const count = { is_enabled: true, free_remaining: 2, free_total: 5, credits_per_use: 1.5 };
+  it('decodes the free count', () => {
+    expect(decodeFreeCount(env(count))).toEqual({ isEnabled: true, freeRemaining: 2, freeTotal: 5, creditsPerUse: 1.5 });
+  });
+
+  it.each([
+    ['a negative count', { ...count, free_remaining: -1 }],
+    ['a fractional count', { ...count, free_total: 2.5 }],
+    ['a string flag', { ...count, is_enabled: 'true' }],
+    ['a missing price', { is_enabled: true, free_remaining: 2, free_total: 5 }],
+    ['an infinite-like price', { ...count, credits_per_use: 1e400 }],
+  ])('rejects %s', (_, data) => {
+    expect(() => decodeFreeCount(env(data))).toThrow(expect.objectContaining({ code: 'decode' }));
+  });
+
+  it('rejects null data on success', () => {
+    expect(() => decodeBalance(env(null))).toThrow(expect.objectContaining({ code: 'decode' }));
+  });
+
+  it('reads own fields only: __proto__ and constructor keys pollute nothing', () => {
+    const text = '{"code":0,"message":"","data":{"__proto__":{"balance":5,"polluted":true},"constructor":{"x":1}}}';
+    expect(() => decodeBalance(decodeEnvelope(text))).toThrow(expect.objectContaining({ code: 'decode' }));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('strips unknown fields from a consume answer', () => {
+    expect(decodeConsume(env({ free_remaining: 1, is_credit: false, extra: 'x' }))).toEqual({ freeRemaining: 1, isCredit: false });
+  });
+});
