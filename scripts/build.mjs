@@ -1,0 +1,37 @@
+// Builds dist/: ESM (.mjs) and CJS (.cjs) bundles of each entry point with
+// esbuild, and .d.ts files with tsc. Dependencies stay external, so users'
+// bundlers dedupe rxjs with their own copy.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+
+const entries = [
+  // The library itself must run in browsers: a Node built-in here fails the build.
+  { name: 'index', source: 'lib/index.ts', platform: 'neutral' },
+  { name: 'testing', source: 'lib/testing/index.ts', platform: 'node' },
+].filter((entry) => existsSync(entry.source));
+
+rmSync('dist', { recursive: true, force: true });
+const started = Date.now();
+for (const entry of entries) {
+  for (const [format, extension] of [
+    ['esm', 'mjs'],
+    ['cjs', 'cjs'],
+  ]) {
+    await build({
+      entryPoints: [entry.source],
+      outfile: `dist/${entry.name}.${extension}`,
+      bundle: true,
+      packages: 'external',
+      platform: entry.platform,
+      mainFields: ['module', 'main'],
+      format,
+      target: 'es2020',
+      sourcemap: true,
+      logLevel: 'warning',
+    });
+  }
+  console.log(`built dist/${entry.name}.mjs and dist/${entry.name}.cjs`);
+}
+execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+console.log(`built dist/types in ${Date.now() - started} ms`);
