@@ -1,0 +1,64 @@
+import { build, type Metafile } from 'esbuild';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** Minified and gzipped bytes of one bundle. */
+export interface Bundle {
+  readonly minified: number;
+  readonly gzipped: number;
+  /** Minified bytes each input contributes, largest first: where the bytes go. */
+  readonly inputs: ReadonlyArray<{ readonly path: string; readonly bytes: number }>;
+}
+
+/** The three bundles of the size figures (see docs/performance.md). */
+export interface SizeFigures {
+  /** The library's own code: rxjs, uuid and cross-fetch external. */
+  readonly own: Bundle;
+  /** Own code with the parts of rxjs it pulls in (uuid and cross-fetch external): the budgeted total. */
+  readonly total: Bundle;
+  /** Everything a browser bundle gets, uuid and cross-fetch's browser ponyfill included. */
+  readonly totalWithDeps: Bundle;
+}
+
+const DEPENDENCIES = ['uuid', 'cross-fetch'];
+
+/** The inputs' shares, folded per npm package (a file of lib/ stays a file). */
+function inputsOf(metafile: Metafile): Bundle['inputs'] {
+  const bytes = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [path, input] of Object.entries(output.inputs)) {
+      const name = path.includes('node_modules/') ? (path.split('node_modules/').pop()?.split('/')[0] ?? path) : path;
+      bytes.set(name, (bytes.get(name) ?? 0) + input.bytesInOutput);
+    }
+  }
+  return [...bytes].map(([path, size]) => ({ path, bytes: size })).sort((a, b) => b.bytes - a.bytes);
+}
+
+// What a user's browser build does: ESM, minified, tree-shaken, resolving
+// packages the default way (rxjs's `esm5` build, as Vite and webpack pick it).
+async function bundle(root: string, external: string[]): Promise<Bundle> {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [join(root, 'lib/index.ts')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    external,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, inputs: inputsOf(result.metafile) };
+}
+
+/** Deterministic: the same sources and lockfile give the same bytes. */
+export async function measureSize(root: string): Promise<SizeFigures> {
+  return {
+    own: await bundle(root, ['rxjs', ...DEPENDENCIES]),
+    total: await bundle(root, DEPENDENCIES),
+    totalWithDeps: await bundle(root, []),
+  };
+}
