@@ -1,0 +1,34 @@
+// The playground page: no framework, the library straight from lib/.
+import { startSession, type Session } from './session';
+import { View } from './view';
+
+interface PageConfig {
+  appKey: string;
+  users: Array<{ token: string; label: string; story: string }>;
+}
+
+function readConfig(): PageConfig {
+  const script = document.getElementById('playground-config');
+  return JSON.parse(script?.textContent ?? '{}') as PageConfig;
+}
+
+const config = readConfig();
+const view = new View();
+let session: Session | undefined;
+
+function signIn(token: string): void {
+  const user = config.users.find((candidate) => candidate.token === token);
+  if (user === undefined) return;
+  // The old user's client goes away with its timers and requests.
+  session?.dispose();
+  view.showStory(user.story);
+  session = startSession(view, config.appKey, user);
+}
+
+for (const user of config.users) view.userSelect.add(new Option(user.label, user.token));
+view.userSelect.addEventListener('change', () => signIn(view.userSelect.value));
+view.exportButton.addEventListener('click', () => void session?.exportOnce());
+view.resetButton.addEventListener('click', () => {
+  void window.fetch('/playground/reset', { method: 'POST' }).then(() => signIn(view.userSelect.value));
+});
+signIn(view.userSelect.value);
