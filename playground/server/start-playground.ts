@@ -19,7 +19,10 @@ export interface Playground {
 }
 
 /** Bundles the page from lib/, then starts the backend that serves it. */
-export async function startPlayground({ port = 8787, host = '127.0.0.1' }: PlaygroundOptions = {}): Promise<Playground> {
+export async function startPlayground({
+  port = 8787,
+  host = '127.0.0.1',
+}: PlaygroundOptions = {}): Promise<Playground> {
   const script = await bundlePage();
   const html = renderPage({
     appKey: PLAYGROUND_APP_KEY,

@@ -36,7 +36,9 @@ afterEach(async () => {
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
 
 async function expectText(id: string, text: string): Promise<void> {
-  await byTestId(id).filter({ hasText: new RegExp(`^${text}$`) }).waitFor();
+  await byTestId(id)
+    .filter({ hasText: new RegExp(`^${text}$`) })
+    .waitFor();
 }
 
 async function switchTo(token: string, freeRemaining: string): Promise<void> {
@@ -88,7 +90,9 @@ describe('the playground in Chromium', () => {
     playground.backend.clearLog();
     await byTestId('export').click();
     await byTestId('log').locator('li[data-kind="free_period"]').waitFor();
-    const posts = playground.backend.requests().filter((r) => r.method === 'POST' && r.path === REFERENCE_PATHS.consume);
+    const posts = playground.backend
+      .requests()
+      .filter((r) => r.method === 'POST' && r.path === REFERENCE_PATHS.consume);
     expect(posts).toEqual([]);
     expect(playground.backend.charges()).toHaveLength(1);
     await expectText('free-remaining', '2');
@@ -140,7 +144,9 @@ describe('the playground in Chromium', () => {
     await byTestId('log').locator('li[data-kind="free_count"]').waitFor();
     await byTestId('export').click();
     await byTestId('log').locator('li[data-kind="free_period"]').waitFor();
-    const kinds = await byTestId('log').locator('li').evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
+    const kinds = await byTestId('log')
+      .locator('li')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
     expect(kinds).toEqual(['free_period', 'free_count', 'credits', 'insufficient', 'blacklisted']);
     await page.screenshot({ path: screenshotPath(), fullPage: true });
   });
