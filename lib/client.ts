@@ -6,6 +6,32 @@ import { defaultFetch } from './transport/http';
 import { defaultRetryPolicy, type RetryPolicy } from './transport/retry-policy';
 import type { BillingModule, Client, ClientOptions } from './types';
 import { BillingError } from './errors';
+import type { EngineExtensions, EnginePlugin } from './engine/extensions';
+import { createPersistence } from './persist';
+import { createTabSync } from './sync';
+import type { ResolvedOptions } from './options';
+import type { SchedulerLike } from 'rxjs';
+
+// The opt-in features, wired only when asked for: without them the engine is exactly the core.
+function extensionsFor(resolved: ResolvedOptions, scheduler: SchedulerLike): EngineExtensions {
+  const plugins: EnginePlugin[] = [];
+  let extensions: EngineExtensions = {};
+  if (resolved.storage !== undefined) {
+    const persistence = createPersistence(resolved.storage, resolved.scope);
+    plugins.push(persistence.plugin);
+    extensions = { journal: persistence.journal };
+  }
+  if (resolved.sync !== undefined) {
+    // Every attempt may take timeoutMs, and each backoff waits at most 8 s (30 s with Retry-After).
+    const holdCapMs = resolved.timeoutMs * (resolved.retries + 1) + 30_000 * resolved.retries + 1_000;
+    const sync = createTabSync(resolved.scope, resolved.sync.locks, { scheduler, holdCapMs, wallNow: Date.now });
+    if (sync !== null) {
+      plugins.push(sync.plugin);
+      extensions = { ...extensions, exclusive: sync.exclusive };
+    }
+  }
+  return { ...extensions, plugins };
+}
 
 /**
  * Creates a billing client. Throws a `BillingError` (`invalid_argument`) for
@@ -39,7 +65,7 @@ export function createClient(options: ClientOptions): Client {
     },
     resolved.appKey,
   );
-  const engine = new Engine(api, scheduler);
+  const engine = new Engine(api, scheduler, extensionsFor(resolved, scheduler));
   const billing: BillingModule = {
     getUsage: (getUsageOptions) => engine.getUsage(getUsageOptions),
     getCachedUsage: () => engine.cached(),
@@ -56,6 +82,7 @@ export function createClient(options: ClientOptions): Client {
     },
     usage$: engine.usage$,
     freePeriodRemaining$: engine.freePeriodRemaining$,
+    recovered$: engine.recovered$,
     dispose: () => engine.dispose(),
   };
   return { billing, credits: { getBalance: () => engine.balance() } };

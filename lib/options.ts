@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import { BillingError } from './errors';
-import type { ClientOptions, FetchLike, HeadersOption } from './types';
+import type { ClientOptions, FetchLike, HeadersOption, LocksLike, StorageLike } from './types';
 
 /** Options after validation and defaults. */
 export interface ResolvedOptions {
@@ -11,6 +11,10 @@ export interface ResolvedOptions {
   readonly scheduler: SchedulerLike | undefined;
   readonly timeoutMs: number;
   readonly retries: number;
+  readonly storage: StorageLike | undefined;
+  /** Present when tab sync is on; `locks` undefined means "use navigator.locks where present". */
+  readonly sync: { readonly locks: LocksLike | null | undefined } | undefined;
+  readonly scope: string;
 }
 
 function invalid(message: string): never {
@@ -59,6 +63,36 @@ function checkNumber(value: unknown, name: string, fallback: number, min: number
   return value;
 }
 
+function hasMethods(value: unknown, names: readonly string[]): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return names.every((name) => typeof record[name] === 'function');
+}
+
+function checkStorage(storage: unknown): StorageLike | undefined {
+  if (storage === undefined) return undefined;
+  if (!hasMethods(storage, ['getItem', 'setItem', 'removeItem'])) invalid('storage must have getItem, setItem and removeItem');
+  return storage as StorageLike;
+}
+
+function checkSync(sync: unknown): ResolvedOptions['sync'] {
+  if (sync === undefined) return undefined;
+  if (sync === 'broadcast') return { locks: undefined };
+  const candidate = sync as { mode?: unknown; locks?: unknown } | null;
+  if (typeof candidate !== 'object' || candidate === null || candidate.mode !== 'broadcast') {
+    invalid("sync must be 'broadcast' or { mode: 'broadcast', locks? }");
+  }
+  const { locks } = candidate;
+  if (locks !== undefined && locks !== null && !hasMethods(locks, ['request'])) invalid('sync.locks must have request()');
+  return { locks: locks as LocksLike | null | undefined };
+}
+
+function checkScope(scope: unknown, appKey: string): string {
+  if (scope === undefined) return `generator_${appKey}`;
+  if (typeof scope !== 'string' || scope === '' || scope.length > 200) invalid('scope must have 1 to 200 characters');
+  return scope;
+}
+
 /** Throws `invalid_argument` for anything `createClient` cannot work with. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) invalid('createClient needs an options object');
@@ -73,5 +107,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     scheduler: checkScheduler(options.scheduler),
     timeoutMs: checkNumber(options.timeoutMs, 'timeoutMs', 10_000, 1, 600_000),
     retries: checkNumber(options.retries, 'retries', 2, 0, 10),
+    storage: checkStorage(options.storage),
+    sync: checkSync(options.sync),
+    scope: checkScope(options.scope, appKey),
   };
 }

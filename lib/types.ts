@@ -1,4 +1,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
+import type { RecoveredConsume, StorageLike, SyncOptions } from './feature-types';
+
+export type { LocksLike, RecoveredConsume, StorageLike, SyncOptions } from './feature-types';
 
 /**
  * The quota as the spec's `UsageInfo`: what `getUsage()` resolves to, what
@@ -139,6 +142,18 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
   /** Extra attempts for retryable failures. Default 2. */
   readonly retries?: number;
+  /**
+   * Keeps the free period and unanswered consumes across reloads (`sessionStorage`
+   * is the usual choice: see docs/recipes/reload-safe.md). Off by default.
+   */
+  readonly storage?: StorageLike;
+  /** Shares the free period and the latest usage between tabs of one origin. Off by default. */
+  readonly sync?: 'broadcast' | SyncOptions;
+  /**
+   * Names the storage keys and the tab channel; `generator_<appKey>` by default.
+   * Set it per user (e.g. to the user id) where several users share one browser.
+   */
+  readonly scope?: string;
 }
 
 /**
@@ -168,6 +183,11 @@ export interface BillingModule {
   readonly usage$: Observable<UsageInfo>;
   /** Whole seconds left in the free period, once a second, then 0. */
   readonly freePeriodRemaining$: Observable<number>;
+  /**
+   * Outcomes of consumes replayed from the `storage` journal at start, then
+   * completes; completes at once without `storage` or when nothing was pending.
+   */
+  readonly recovered$: Observable<RecoveredConsume>;
   /** Cancels timers and requests, completes the observables; later calls fail with `disposed`. */
   dispose(): void;
 }

@@ -11,7 +11,8 @@ function withQuota(state: BillingState, patch: Partial<Quota>): Quota | null {
  */
 export function reduce(state: BillingState, action: BillingAction): BillingState {
   switch (action.type) {
-    case 'usage/loaded': {
+    case 'usage/loaded':
+    case 'usage/shared': {
       const current = state.quota;
       const freeFresh = current === null || action.seq >= state.freeSeq;
       const balanceFresh = current === null || action.seq >= state.balanceSeq;
@@ -58,6 +59,15 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       // whatever a wall clock says, and a stale timer ends nothing.
       if (state.freePeriodEnd !== action.end) return state;
       return { ...state, freePeriodEnd: null };
+    }
+    case 'freePeriod/adopted': {
+      // Clamped, so a corrupt store or a hostile message can neither grant more than one period nor go negative.
+      const remaining = Math.min(Math.max(action.remainingMs, 0), FREE_PERIOD_MS);
+      if (!(remaining > 0)) return state;
+      const end = action.now + remaining;
+      // The later end wins: adopting never cuts a period this client already knows.
+      if (state.freePeriodEnd !== null && state.freePeriodEnd >= end) return state;
+      return { ...state, freePeriodEnd: end };
     }
   }
 }

@@ -1,4 +1,4 @@
-import { EMPTY, catchError, concat, concatMap, defer, filter, ignoreElements, mergeMap, of } from 'rxjs';
+import { EMPTY, catchError, concat, concatMap, defer, filter, ignoreElements, mergeMap, of, tap } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
 import { decide } from '../core/decide';
 import type { BillingState } from '../core/state';
@@ -7,6 +7,7 @@ import type { BillingApi, ConsumeAnswer } from '../transport/billing-api';
 import type { BillingConsumeResult } from '../types';
 import { aborted$, failWhen } from './abort';
 import type { ConsumeRequested, ConsumeSettled, EngineAction } from './engine-actions';
+import type { EngineExtensions } from './extensions';
 import type { QuotaLoader } from './quota-loader';
 
 /** What the consume effect needs from the outside world. */
@@ -15,6 +16,8 @@ export interface ConsumeDeps {
   readonly loader: QuotaLoader;
   readonly scheduler: SchedulerLike;
   readonly nextSeq: () => number;
+  readonly exclusive?: EngineExtensions['exclusive'];
+  readonly journal?: EngineExtensions['journal'];
 }
 
 type StateSource = { readonly state: BillingState };
@@ -62,21 +65,45 @@ function afterAnswer(
   }
 }
 
+function inFreePeriod(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): boolean {
+  return request.replay !== true && decide(store.state, deps.scheduler.now()).reason === 'free_period';
+}
+
+function freeOfCharge(request: ConsumeRequested, store: StateSource): Observable<EngineAction> {
+  return of(settle(request, { freeRemaining: cachedFree(store), isCredit: false, isBlacklisted: false }));
+}
+
+function post(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): Observable<EngineAction> {
+  const { externalId } = request;
+  const seq = deps.nextSeq();
+  // Journaled before the POST and cleared once the caller hears the outcome; a page that
+  // dies in between leaves the entry for the next start to replay with the same id.
+  deps.journal?.add(externalId);
+  const forget = () => deps.journal?.remove(externalId);
+  return deps.api.consume$(externalId).pipe(
+    failWhen(aborted$(request.signal), () => new BillingError('aborted', 'consume() was aborted after the request was sent')),
+    tap({ next: forget, error: forget }),
+    mergeMap((answer) => afterAnswer(answer, request, seq, store, deps)),
+    catchError((error: unknown) => of(reject(request, error))),
+  );
+}
+
+function decideAndPost(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): Observable<EngineAction> {
+  if (request.signal?.aborted === true) {
+    return of(reject(request, new BillingError('aborted', 'consume() was aborted before any request was sent')));
+  }
+  // Decided now, not when called: an earlier consume in the queue may have started a free period.
+  return inFreePeriod(request, store, deps) ? freeOfCharge(request, store) : post(request, store, deps);
+}
+
 function runConsume(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): Observable<EngineAction> {
   return defer(() => {
-    if (request.signal?.aborted) {
-      return of(reject(request, new BillingError('aborted', 'consume() was aborted before any request was sent')));
+    const local$ = defer(() => decideAndPost(request, store, deps));
+    if (deps.exclusive === undefined || request.signal?.aborted === true || inFreePeriod(request, store, deps)) {
+      return local$;
     }
-    // Decided now, not when called: an earlier consume in the queue may have started a free period.
-    if (decide(store.state, deps.scheduler.now()).reason === 'free_period') {
-      return of(settle(request, { freeRemaining: cachedFree(store), isCredit: false, isBlacklisted: false }));
-    }
-    const seq = deps.nextSeq();
-    return deps.api.consume$(request.externalId).pipe(
-      failWhen(aborted$(request.signal), () => new BillingError('aborted', 'consume() was aborted after the request was sent')),
-      mergeMap((answer) => afterAnswer(answer, request, seq, store, deps)),
-      catchError((error: unknown) => of(reject(request, error))),
-    );
+    // Decided again once the tab lock is held: another tab's charge may have started a free period meanwhile.
+    return deps.exclusive(local$);
   });
 }
 

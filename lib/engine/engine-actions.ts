@@ -13,6 +13,8 @@ export interface ConsumeRequested {
   readonly id: number;
   readonly externalId: string;
   readonly signal: AbortSignal | undefined;
+  /** A consume left unanswered by an earlier page: always asks the backend, whatever the free period says. */
+  readonly replay?: boolean;
 }
 
 /** The reply to a {@link ConsumeRequested}. */

@@ -4,10 +4,18 @@ import { decide } from '../core/decide';
 import { toUsageInfo } from '../core/usage-view';
 import { BillingError } from '../errors';
 import type { BillingApi } from '../transport/billing-api';
-import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsageOptions, UsageInfo } from '../types';
+import type {
+  BillingCheckResult,
+  BillingConsumeResult,
+  ConsumeOptions,
+  GetUsageOptions,
+  RecoveredConsume,
+  UsageInfo,
+} from '../types';
 import { aborted$, failWhen } from './abort';
 import { consumeEffect } from './consume-effect';
-import { isFact, type ConsumeSettled, type EngineAction } from './engine-actions';
+import { isFact, type ConsumeOutcome, type ConsumeSettled, type EngineAction } from './engine-actions';
+import type { EngineExtensions, PluginContext } from './extensions';
 import { freePeriodEffect } from './free-period-effect';
 import { createQuotaLoader, type QuotaLoader } from './quota-loader';
 import { Store } from './store';
@@ -23,6 +31,7 @@ export class Engine {
   private readonly action$ = new Subject<EngineAction>();
   // Replays to late subscribers, so anything started after dispose fails at once.
   private readonly disposed$ = new ReplaySubject<void>(1);
+  private readonly recovered = new ReplaySubject<RecoveredConsume>();
   private readonly loader: QuotaLoader;
   private seq = 0;
   private requestId = 0;
@@ -30,21 +39,45 @@ export class Engine {
   readonly usage$: Observable<UsageInfo>;
   readonly changes$: Observable<UsageInfo>;
   readonly freePeriodRemaining$: Observable<number>;
+  readonly recovered$: Observable<RecoveredConsume> = this.recovered.asObservable();
 
   constructor(
     private readonly api: BillingApi,
     private readonly scheduler: SchedulerLike,
+    extensions: EngineExtensions = {},
   ) {
     const nextSeq = () => ++this.seq;
     this.loader = createQuotaLoader(api, (action) => this.dispatch(action), nextSeq);
-    const deps = { api, loader: this.loader, scheduler, nextSeq };
-    merge(consumeEffect(this.action$, this.store, deps), freePeriodEffect(this.store.state$, scheduler))
+    const { exclusive, journal } = extensions;
+    const deps = { api, loader: this.loader, scheduler, nextSeq, exclusive, journal };
+    const context: PluginContext = { action$: this.action$, state$: this.store.state$, store: this.store, scheduler, nextSeq };
+    const plugins = (extensions.plugins ?? []).map((plugin) => plugin(context));
+    merge(consumeEffect(this.action$, this.store, deps), freePeriodEffect(this.store.state$, scheduler), ...plugins)
       .pipe(failWhen(this.disposed$, () => this.disposedError()))
       .subscribe({ next: (action) => this.dispatch(action), error: () => undefined });
     this.usage$ = usageView(this.store.state$, scheduler);
     this.changes$ = usageChanges(this.store.state$, scheduler);
     // Its ticking inner timer outlives the store's completion, so it is cut explicitly.
     this.freePeriodRemaining$ = freePeriodRemainingView(this.store.state$, scheduler).pipe(takeUntil(this.disposed$));
+    this.replay(journal?.pending() ?? []);
+  }
+
+  // Consumes an earlier page sent but never heard back from go out again with the same id;
+  // the backend's idempotency makes that at most one charge, and recovered$ tells the outcome.
+  private replay(externalIds: readonly string[]): void {
+    let left = externalIds.length;
+    if (left === 0) this.recovered.complete();
+    for (const externalId of externalIds) {
+      this.submit(externalId, undefined, true)
+        .then(
+          (result): ConsumeOutcome => ({ ok: true, result }),
+          (error: unknown): ConsumeOutcome => ({ ok: false, error: error as BillingError }),
+        )
+        .then((outcome) => {
+          this.recovered.next({ externalId, outcome });
+          if (--left === 0) this.recovered.complete();
+        });
+    }
   }
 
   private dispatch(action: EngineAction): void {
@@ -94,7 +127,10 @@ export class Engine {
     if (this.disposed) return Promise.reject(this.disposedError());
     const invalid = validateExternalId(options.externalId);
     if (invalid !== null) return Promise.reject(invalid);
-    const externalId = options.externalId ?? uuidv4();
+    return this.submit(options.externalId ?? uuidv4(), options.signal, false);
+  }
+
+  private submit(externalId: string, signal: AbortSignal | undefined, replay: boolean): Promise<BillingConsumeResult> {
     const id = ++this.requestId;
     const reply$ = this.action$.pipe(
       filter((action): action is ConsumeSettled => action.type === 'consume/settled' && action.id === id),
@@ -104,10 +140,10 @@ export class Engine {
         throw outcome.error;
       }),
     );
-    const reply = this.guard(reply$, options.signal, 'consume() was aborted').catch((error: unknown) => {
+    const reply = this.guard(reply$, signal, 'consume() was aborted').catch((error: unknown) => {
       throw error instanceof BillingError && error.externalId === undefined ? error.withExternalId(externalId) : error;
     });
-    this.dispatch({ type: 'consume/requested', id, externalId, signal: options.signal });
+    this.dispatch({ type: 'consume/requested', id, externalId, signal, replay });
     return reply;
   }
 
@@ -117,6 +153,7 @@ export class Engine {
     // Pending calls reject first; then effects unsubscribe, aborting requests and timers.
     this.disposed$.next();
     this.disposed$.complete();
+    this.recovered.complete();
     this.store.complete();
     this.action$.complete();
   }

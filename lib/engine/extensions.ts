@@ -1,0 +1,37 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { BillingState } from '../core/state';
+import type { EngineAction } from './engine-actions';
+
+/** What a plugin effect sees of the engine: the action stream, the state, the clock. */
+export interface PluginContext {
+  readonly action$: Observable<EngineAction>;
+  readonly state$: Observable<BillingState>;
+  readonly store: { readonly state: BillingState };
+  readonly scheduler: SchedulerLike;
+  /** A request sequence number, for facts learned elsewhere that must beat older local answers. */
+  readonly nextSeq: () => number;
+}
+
+/**
+ * An effect added by an opt-in feature (tab sync, storage). What it emits is
+ * dispatched; it is unsubscribed on dispose, which is where it frees its handles.
+ */
+export type EnginePlugin = (context: PluginContext) => Observable<EngineAction>;
+
+/** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
+export interface ConsumeJournal {
+  /** Written before the POST goes out. */
+  add(externalId: string): void;
+  /** Cleared once the outcome was delivered to the caller. */
+  remove(externalId: string): void;
+  /** Left over from an earlier page: to replay with the same `external_id`. */
+  pending(): readonly string[];
+}
+
+/** The opt-in features the engine is built with; all absent by default. */
+export interface EngineExtensions {
+  readonly plugins?: readonly EnginePlugin[];
+  /** Runs a consume's decide-and-POST step while this tab holds the cross-tab consume lock. */
+  readonly exclusive?: <T>(work$: Observable<T>) => Observable<T>;
+  readonly journal?: ConsumeJournal;
+}

@@ -1,0 +1,61 @@
+// Types of the opt-in features (reload safety, tab sync); split from types.ts to keep files small.
+import type { ConsumeOutcome } from './engine/engine-actions';
+
+/**
+ * The storage the `storage` option takes: `localStorage`, `sessionStorage`, or
+ * anything with the same three methods. Any of them may throw; the client then
+ * keeps its state in memory for the rest of the page.
+ *
+ * @example
+ * ```ts
+ * const storage: StorageLike = window.sessionStorage;
+ * ```
+ */
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/**
+ * The part of the Web Locks API (`navigator.locks`) the tab sync uses.
+ *
+ * @example
+ * ```ts
+ * const locks: LocksLike = navigator.locks;
+ * ```
+ */
+export interface LocksLike {
+  request<T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The `sync` option in full; `'broadcast'` is short for `{ mode: 'broadcast' }`.
+ *
+ * @example
+ * ```ts
+ * // Force the BroadcastChannel claim protocol even where Web Locks exist.
+ * const sync: SyncOptions = { mode: 'broadcast', locks: null };
+ * ```
+ */
+export interface SyncOptions {
+  readonly mode: 'broadcast';
+  /** The lock manager; `navigator.locks` when omitted, `null` for the claim protocol without locks. */
+  readonly locks?: LocksLike | null;
+}
+
+/**
+ * A consume an earlier page sent without hearing the answer, replayed at start
+ * with the same `externalId`: its outcome, as `recovered$` delivers it.
+ *
+ * @example
+ * ```ts
+ * client.billing.recovered$.subscribe(({ externalId, outcome }) => {
+ *   if (outcome.ok && externalId.startsWith('export-')) resumeExport(externalId.slice(7));
+ * });
+ * ```
+ */
+export interface RecoveredConsume {
+  readonly externalId: string;
+  readonly outcome: ConsumeOutcome;
+}

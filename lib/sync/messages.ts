@@ -1,0 +1,57 @@
+import type { Quota } from '../core/state';
+
+/** What tabs tell each other; `v` lets a future version ignore what it cannot read. */
+export type SyncMessage =
+  | { readonly v: 1; readonly kind: 'hello'; readonly from: string }
+  | {
+      readonly v: 1;
+      readonly kind: 'state';
+      readonly from: string;
+      readonly quota: Quota | null;
+      /** Milliseconds left in the sender's free period, 0 if none: clocks of two pages share no origin. */
+      readonly freePeriodMs: number;
+    }
+  | { readonly v: 1; readonly kind: 'claim'; readonly from: string; readonly at: number }
+  | { readonly v: 1; readonly kind: 'release'; readonly from: string };
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+function isQuota(value: unknown): value is Quota {
+  const quota = value as Record<string, unknown> | null;
+  return (
+    typeof quota === 'object' &&
+    quota !== null &&
+    typeof quota.isEnabled === 'boolean' &&
+    isCount(quota.freeRemaining) &&
+    isCount(quota.freeTotal) &&
+    isCount(quota.creditsPerUse) &&
+    isCount(quota.creditsBalance)
+  );
+}
+
+/** The message, or `null` for anything malformed: another tab may run another version, or be hostile. */
+export function parseMessage(data: unknown): SyncMessage | null {
+  const message = data as Record<string, unknown> | null;
+  if (typeof message !== 'object' || message === null || message.v !== 1) return null;
+  if (typeof message.from !== 'string' || message.from === '') return null;
+  const from = message.from;
+  switch (message.kind) {
+    case 'hello':
+    case 'release':
+      return { v: 1, kind: message.kind, from };
+    case 'claim':
+      return isCount(message.at) ? { v: 1, kind: 'claim', from, at: message.at } : null;
+    case 'state': {
+      const quota = message.quota === null ? null : isQuota(message.quota) ? pickQuota(message.quota) : undefined;
+      if (quota === undefined || !isCount(message.freePeriodMs)) return null;
+      return { v: 1, kind: 'state', from, quota, freePeriodMs: message.freePeriodMs };
+    }
+    default:
+      return null;
+  }
+}
+
+// Only the named fields travel on, whatever else the sender attached.
+function pickQuota({ isEnabled, freeRemaining, freeTotal, creditsPerUse, creditsBalance }: Quota): Quota {
+  return { isEnabled, freeRemaining, freeTotal, creditsPerUse, creditsBalance };
+}

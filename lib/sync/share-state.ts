@@ -1,0 +1,58 @@
+import { EMPTY, defer, filter, finalize, from, ignoreElements, merge, mergeMap, tap } from 'rxjs';
+import type { BillingAction } from '../core/actions';
+import type { BillingState } from '../core/state';
+import type { EngineAction } from '../engine/engine-actions';
+import type { EnginePlugin } from '../engine/extensions';
+import type { SyncMessage } from './messages';
+import type { TabChannel } from './tab-channel';
+
+// Facts this tab learned itself; what came from other tabs is never echoed back.
+const LOCAL_FACTS: ReadonlySet<EngineAction['type']> = new Set([
+  'usage/loaded',
+  'balance/loaded',
+  'consume/charged',
+  'consume/insufficient',
+]);
+
+function freePeriodMs(state: BillingState, now: number): number {
+  return state.freePeriodEnd === null ? 0 : Math.max(0, state.freePeriodEnd - now);
+}
+
+function adopt(message: SyncMessage, now: number, nextSeq: () => number): BillingAction[] {
+  if (message.kind !== 'state') return [];
+  const actions: BillingAction[] = [];
+  if (message.quota !== null) actions.push({ type: 'usage/shared', seq: nextSeq(), quota: message.quota });
+  if (message.freePeriodMs > 0) actions.push({ type: 'freePeriod/adopted', now, remainingMs: message.freePeriodMs });
+  return actions;
+}
+
+/**
+ * Shares this tab's quota and free period after each local fact, answers a
+ * new tab's hello with them, and turns other tabs' state into actions.
+ */
+export function shareState(channel: TabChannel, onClose: () => void): EnginePlugin {
+  return ({ action$, store, scheduler, nextSeq }) => {
+    const share = () => {
+      const state = store.state;
+      const remaining = freePeriodMs(state, scheduler.now());
+      if (state.quota !== null || remaining > 0) channel.post({ kind: 'state', quota: state.quota, freePeriodMs: remaining });
+    };
+    const publish$ = action$.pipe(
+      filter((action) => LOCAL_FACTS.has(action.type)),
+      tap(share),
+      ignoreElements(),
+    );
+    const receive$ = channel.messages$.pipe(
+      tap((message) => {
+        if (message.kind === 'hello') share();
+      }),
+      mergeMap((message) => from(adopt(message, scheduler.now(), nextSeq))),
+    );
+    const hello$ = defer(() => {
+      channel.post({ kind: 'hello' });
+      return EMPTY;
+    });
+    // Closing here ties the channel to the client: dispose cuts this effect.
+    return merge(publish$, receive$, hello$).pipe(finalize(onClose));
+  };
+}

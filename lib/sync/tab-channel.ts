@@ -1,0 +1,46 @@
+import { Subject, type Observable } from 'rxjs';
+import { parseMessage, type SyncMessage } from './messages';
+
+type Outgoing = SyncMessage extends infer M ? (M extends SyncMessage ? Omit<M, 'v' | 'from'> : never) : never;
+
+/**
+ * One tab's end of the BroadcastChannel: valid messages in, messages out, and
+ * the claims of other tabs that have not been released yet.
+ */
+export class TabChannel {
+  readonly id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  private readonly channel: BroadcastChannel;
+  private readonly incoming = new Subject<SyncMessage>();
+  readonly messages$: Observable<SyncMessage> = this.incoming.asObservable();
+  /** Other tabs' claims not yet released: tab id to claim time. */
+  readonly claims = new Map<string, number>();
+  private closed = false;
+
+  constructor(name: string) {
+    this.channel = new BroadcastChannel(name);
+    this.channel.onmessage = (event: MessageEvent) => {
+      const message = parseMessage(event.data);
+      if (message === null || message.from === this.id) return;
+      if (message.kind === 'claim') this.claims.set(message.from, message.at);
+      if (message.kind === 'release') this.claims.delete(message.from);
+      this.incoming.next(message);
+    };
+  }
+
+  post(message: Outgoing): void {
+    if (this.closed) return;
+    try {
+      this.channel.postMessage({ ...message, v: 1, from: this.id });
+    } catch {
+      // A closing page may refuse to post; the other tabs' caps cover a lost message.
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.channel.onmessage = null;
+    this.channel.close();
+    this.incoming.complete();
+  }
+}
