@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import crossFetch from 'cross-fetch';
+import { createClient } from '../../lib/client';
+import { startReferenceBackend } from '../../lib/testing';
+import type { ReferenceUser } from '../../lib/testing/types';
+import type { Client, ClientOptions, FetchLike } from '../../lib/types';
+import { driven, trackingFetch } from '../helpers/drive';
+import { startNockBackend, type BackendUnderTest } from '../helpers/nock-backend';
+import { VirtualClock } from '../helpers/virtual-clock';
+import { loggingFetch, ResponseGate, type SentRequest } from '../helpers/wire-log';
+
+/** A secret that must never leave the request headers. */
+export const CANARY = `canary${randomBytes(6).toString('hex')}`;
+export const TOKEN = `tok-${CANARY}`;
+export const NOCK_URL = 'http://billing.nock.test';
+
+export type BackendKind = 'nock' | 'reference';
+
+export const DEFAULT_USER: Omit<ReferenceUser, 'token'> = {
+  freeRemaining: 2,
+  freeTotal: 5,
+  creditsPerUse: 3,
+  creditsBalance: 10,
+};
+
+export async function openBackend(kind: BackendKind): Promise<BackendUnderTest> {
+  if (kind === 'nock') return startNockBackend(NOCK_URL);
+  return startReferenceBackend();
+}
+
+/** A client wired for the matrix: virtual time, real HTTP, a wire log, client-side faults, observed views. */
+export interface Harness {
+  readonly client: Client;
+  readonly clock: VirtualClock;
+  readonly gate: ResponseGate;
+  readonly sent: SentRequest[];
+  /** Everything the client emitted, serialised, for the canary search. */
+  readonly seen: string[];
+  /** Settles a promise, moving virtual time whenever no request is in flight. */
+  run<T>(promise: Promise<T>): Promise<T>;
+}
+
+export function makeHarness(url: string, token: string, options: Partial<ClientOptions> = {}): Harness {
+  const clock = new VirtualClock();
+  const gate = new ResponseGate();
+  const { fetch: logged, sent } = loggingFetch(gate.wrap(crossFetch as FetchLike), clock);
+  const { fetch, inFlight } = trackingFetch(logged);
+  const client = createClient({
+    baseUrl: url,
+    appKey: 'poster',
+    headers: { Authorization: `Bearer ${token}`, 'X-Canary': CANARY },
+    scheduler: clock,
+    fetch,
+    ...options,
+  });
+  const seen: string[] = [];
+  const note = (value: unknown) => seen.push(JSON.stringify(value));
+  client.billing.usage$.subscribe(note);
+  client.billing.freePeriodRemaining$.subscribe(note);
+  client.billing.onChange(note);
+  return { client, clock, gate, sent, seen, run: (promise) => driven(clock, inFlight, promise) };
+}
