@@ -1,0 +1,53 @@
+import type { FetchLike, StorageLike } from '../../lib/types';
+
+/** A `localStorage` stand-in that survives "reloads" (clients created on it in turn), with a switch to make it throw. */
+export class MemoryStorage implements StorageLike {
+  readonly items = new Map<string, string>();
+  failWith: Error | null = null;
+
+  getItem(key: string): string | null {
+    this.fail();
+    return this.items.get(key) ?? null;
+  }
+
+  setItem(key: string, value: string): void {
+    this.fail();
+    this.items.set(key, value);
+  }
+
+  removeItem(key: string): void {
+    this.fail();
+    this.items.delete(key);
+  }
+
+  private fail(): void {
+    if (this.failWith !== null) throw this.failWith;
+  }
+}
+
+/** A DOMException-like error, as Safari's private mode and a full quota throw. */
+export function quotaError(): Error {
+  return Object.assign(new Error('The quota has been exceeded. value=Bearer secret-token'), { name: 'QuotaExceededError' });
+}
+
+/**
+ * Lets the backend apply a request at once but holds its answer until `release()`:
+ * "the charge happened, the answer is still on the wire".
+ */
+export function answerHeld(inner: FetchLike): { fetch: FetchLike; release: () => void; sent: () => number } {
+  let gates: Array<() => void> = [];
+  let sent = 0;
+  const fetch: FetchLike = async (input, init) => {
+    sent++;
+    const response = await inner(input, init);
+    await new Promise<void>((resolve) => gates.push(resolve));
+    if (init?.signal?.aborted === true) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    return response;
+  };
+  const release = () => {
+    const open = gates;
+    gates = [];
+    open.forEach((go) => go());
+  };
+  return { fetch, release, sent: () => sent };
+}
