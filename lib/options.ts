@@ -17,6 +17,8 @@ export interface ResolvedOptions {
   readonly scope: string;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 function invalid(message: string): never {
   throw new BillingError('invalid_argument', message);
 }
@@ -98,6 +100,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) invalid('createClient needs an options object');
   const { appKey, fetch } = options;
   if (typeof appKey !== 'string' || appKey === '') invalid('appKey must be a non-empty string');
+  // A lone surrogate cannot be URL-encoded: refuse it here, not as a URIError at the first request.
+  if (LONE_SURROGATE.test(appKey)) invalid('appKey must be well-formed Unicode');
   if (fetch !== undefined && typeof fetch !== 'function') invalid('fetch must be a function');
   return {
     baseUrl: checkBaseUrl(options.baseUrl),
