@@ -1,0 +1,83 @@
+import crossFetch from 'cross-fetch';
+import { asyncScheduler, firstValueFrom, type SchedulerLike } from 'rxjs';
+import { v4 as uuidv4 } from 'uuid';
+import { createClient } from '../../lib/client';
+import { startReferenceBackend } from '../../lib/testing';
+import { createBillingApi } from '../../lib/transport/billing-api';
+import { send$ } from '../../lib/transport/http';
+import { defaultRetryPolicy } from '../../lib/transport/retry-policy';
+import type { FetchLike } from '../../lib/types';
+import { median } from '../harness/stats';
+
+/** Median milliseconds of one POST at each layer of the stack, outermost last. */
+export interface Layer {
+  readonly layer: string;
+  readonly medianMs: number;
+}
+
+const TOKEN = 'layers';
+const HEADERS = { Authorization: `Bearer ${TOKEN}` };
+const fetchFn = crossFetch as FetchLike;
+
+/**
+ * Where the time of a consume goes: the same POST sent through each layer,
+ * from raw fetch to the public `consume()`, alternated like the A/B runs.
+ */
+export async function measureLayers(iterations = 300, warmup = 50): Promise<Layer[]> {
+  const backend = await startReferenceBackend({
+    users: [{ token: TOKEN, freeRemaining: 1_000_000_000, freeTotal: 1_000_000_000, creditsPerUse: 1, creditsBalance: 0 }],
+  });
+  let skew = 0;
+  const scheduler: SchedulerLike = {
+    now: () => performance.now() + skew,
+    schedule: asyncScheduler.schedule.bind(asyncScheduler) as SchedulerLike['schedule'],
+  };
+  const url = `${backend.url}/ai/v5/service/free_trial`;
+  const headers = { accept: 'application/json', 'content-type': 'application/json', ...HEADERS };
+  const body = () => JSON.stringify({ module: 'generator_bench', external_id: uuidv4() });
+  const api = createBillingApi(
+    { baseUrl: backend.url, headers: HEADERS, fetch: fetchFn, scheduler, timeoutMs: 10_000, policy: { ...defaultRetryPolicy, retries: 2 } },
+    'bench',
+  );
+  const client = createClient({ baseUrl: backend.url, appKey: 'bench', headers: HEADERS, scheduler });
+  const layers: Array<[string, () => Promise<unknown>]> = [
+    ['raw fetch + text + JSON.parse', async () => JSON.parse(await (await fetchFn(url, { method: 'POST', headers, body: body() })).text())],
+    [
+      '+ AbortController signal and a timeout timer',
+      async () => {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), 10_000);
+        try {
+          const response = await fetchFn(url, { method: 'POST', headers, body: body(), signal: controller.signal });
+          return JSON.parse(await response.text());
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+    ],
+    ['send$ (transport: Observable, scheduler timer, abort)', () => firstValueFrom(send$(fetchFn, { method: 'POST', url, headers, body: body() }, 10_000, scheduler))],
+    ['api.consume$ (+ headers, retry, decode)', () => firstValueFrom(api.consume$(uuidv4()))],
+    [
+      'billing.consume() (+ engine, free-period timer)',
+      () => {
+        skew += 31_000;
+        return client.billing.consume();
+      },
+    ],
+  ];
+  const samples: number[][] = layers.map(() => []);
+  try {
+    for (let i = 0; i < warmup + iterations; i++) {
+      for (let k = 0; k < layers.length; k++) {
+        const which = (i + k) % layers.length;
+        const started = performance.now();
+        await layers[which]?.[1]();
+        if (i >= warmup) samples[which]?.push(performance.now() - started);
+      }
+    }
+  } finally {
+    client.billing.dispose();
+    await backend.close();
+  }
+  return layers.map(([layer], i) => ({ layer, medianMs: median(samples[i] ?? []) }));
+}

@@ -1,0 +1,151 @@
+import crossFetch from 'cross-fetch';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { v4 as uuidv4 } from 'uuid';
+import { createClient } from '../../lib/client';
+import { startReferenceBackend } from '../../lib/testing';
+import type { FetchLike } from '../../lib/types';
+import { spread, type Spread } from '../harness/stats';
+
+/** One side-by-side comparison: the library against raw fetch, in milliseconds per call. */
+export interface Comparison {
+  readonly library: Spread;
+  readonly raw: Spread;
+  /** library median / raw median; the goal is <= 1.10. */
+  readonly ratio: number;
+}
+
+export interface WireFigures {
+  readonly iterations: number;
+  readonly consume: Comparison;
+  readonly getUsage: Comparison;
+  /** getUsage() against the two GETs one after the other: the parallelism (about 0.5). */
+  readonly getUsageVsSequential: Comparison;
+}
+
+const TOKEN = 'wire';
+const HEADERS = { Authorization: `Bearer ${TOKEN}` };
+const fetchFn = crossFetch as FetchLike;
+
+async function timed(call: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await call();
+  return performance.now() - started;
+}
+
+// What a careful hand-written call does: send, read the body, parse it.
+async function raw(url: string, init: RequestInit): Promise<unknown> {
+  const response = await fetchFn(url, init);
+  return JSON.parse(await response.text()) as unknown;
+}
+
+function compare(library: number[], baseline: number[]): Comparison {
+  const a = spread(library);
+  const b = spread(baseline);
+  return { library: a, raw: b, ratio: a.median / b.median };
+}
+
+/**
+ * The library and raw fetch (the same cross-fetch the library uses by default)
+ * send the same requests to the reference backend on loopback, alternated in
+ * rotating order so drift and warm-up hit every side alike.
+ */
+export async function measureWire(iterations = 400, warmup = 50): Promise<WireFigures> {
+  const backend = await startReferenceBackend({
+    users: [{ token: TOKEN, freeRemaining: 1_000_000_000, freeTotal: 1_000_000_000, creditsPerUse: 1, creditsBalance: 0 }],
+  });
+  // The default scheduler's timers, with a clock that jumps past the free
+  // period before each consume, so every consume is a charged POST.
+  let skew = 0;
+  const scheduler: SchedulerLike = {
+    now: () => performance.now() + skew,
+    schedule: asyncScheduler.schedule.bind(asyncScheduler) as SchedulerLike['schedule'],
+  };
+  const client = createClient({ baseUrl: backend.url, appKey: 'bench', headers: HEADERS, scheduler });
+  const get = { method: 'GET', headers: { accept: 'application/json', ...HEADERS } };
+  const countUrl = `${backend.url}/ai/v5/service/free_trial/count?module=generator_bench`;
+  const balanceUrl = `${backend.url}/ai/v1/credit/getBalance`;
+  const sides: Array<() => Promise<unknown>> = [
+    () => {
+      skew += 31_000;
+      return client.billing.consume();
+    },
+    () =>
+      raw(`${backend.url}/ai/v5/service/free_trial`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/json', ...HEADERS },
+        body: JSON.stringify({ module: 'generator_bench', external_id: uuidv4() }),
+      }),
+    () => client.billing.getUsage(),
+    () => Promise.all([raw(countUrl, get), raw(balanceUrl, get)]),
+    async () => {
+      await raw(countUrl, get);
+      await raw(balanceUrl, get);
+    },
+  ];
+  const samples: number[][] = sides.map(() => []);
+  try {
+    for (let i = 0; i < warmup + iterations; i++) {
+      // Rotate which side goes first, so no side always follows the same one.
+      for (let k = 0; k < sides.length; k++) {
+        const which = (i + k) % sides.length;
+        const ms = await timed(sides[which] as () => Promise<unknown>);
+        if (i >= warmup) samples[which]?.push(ms);
+      }
+    }
+  } finally {
+    client.billing.dispose();
+    await backend.close();
+  }
+  const [consumeA = [], consumeB = [], usageA = [], usageB = [], sequential = []] = samples;
+  return {
+    iterations,
+    consume: compare(consumeA, consumeB),
+    getUsage: compare(usageA, usageB),
+    getUsageVsSequential: compare(usageA, sequential),
+  };
+}
+
+/** getUsage() against the two GETs in sequence when each answer takes `latencyMs`, as over a real network. */
+export interface ParallelismFigures {
+  readonly latencyMs: number;
+  readonly getUsage: Comparison;
+}
+
+/**
+ * On loopback the backend shares this process's CPU, so two "parallel" GETs
+ * are served one after the other and parallelism barely shows. A fixed
+ * server-side delay per request (the reference backend's `delay` fault) stands
+ * in for network latency, which is what parallel requests save.
+ */
+export async function measureParallelism(iterations = 20, latencyMs = 20): Promise<ParallelismFigures> {
+  const backend = await startReferenceBackend({
+    users: [{ token: TOKEN, freeRemaining: 1, freeTotal: 1, creditsPerUse: 1, creditsBalance: 0 }],
+  });
+  const client = createClient({ baseUrl: backend.url, appKey: 'bench', headers: HEADERS });
+  const get = { method: 'GET', headers: { accept: 'application/json', ...HEADERS } };
+  const countPath = '/ai/v5/service/free_trial/count';
+  const balancePath = '/ai/v1/credit/getBalance';
+  const slow = () => {
+    backend.failNext(countPath, 1, { kind: 'delay', ms: latencyMs });
+    backend.failNext(balancePath, 1, { kind: 'delay', ms: latencyMs });
+  };
+  const parallel: number[] = [];
+  const sequential: number[] = [];
+  try {
+    for (let i = 0; i < iterations; i++) {
+      slow();
+      parallel.push(await timed(() => client.billing.getUsage()));
+      slow();
+      sequential.push(
+        await timed(async () => {
+          await raw(`${backend.url}${countPath}?module=generator_bench`, get);
+          await raw(`${backend.url}${balancePath}`, get);
+        }),
+      );
+    }
+  } finally {
+    client.billing.dispose();
+    await backend.close();
+  }
+  return { latencyMs, getUsage: compare(parallel, sequential) };
+}
