@@ -14,8 +14,26 @@ const MB = 1024 * 1024;
 function wireRows(figure: string, comparison: Comparison, goal: string, met: boolean | null): Row[] {
   const { library, raw, ratio } = comparison;
   return [
-    { section: 'wire', figure: `${figure}, median`, value: round(library.median, 3), unit: 'ms', baseline: round(raw.median, 3), ratio: round(ratio, 3), goal, met },
-    { section: 'wire', figure: `${figure}, p95`, value: round(library.p95, 3), unit: 'ms', baseline: round(raw.p95, 3), ratio: round(library.p95 / raw.p95, 3), goal: '', met: null },
+    {
+      section: 'wire',
+      figure: `${figure}, median`,
+      value: round(library.median, 3),
+      unit: 'ms',
+      baseline: round(raw.median, 3),
+      ratio: round(ratio, 3),
+      goal,
+      met,
+    },
+    {
+      section: 'wire',
+      figure: `${figure}, p95`,
+      value: round(library.p95, 3),
+      unit: 'ms',
+      baseline: round(raw.p95, 3),
+      ratio: round(library.p95 / raw.p95, 3),
+      goal: '',
+      met: null,
+    },
   ];
 }
 
@@ -24,28 +42,105 @@ export async function runAll(root: string, log: (line: string) => void): Promise
   const rows: Row[] = [];
   log('request economy...');
   for (const row of await measureEconomy()) {
-    rows.push({ section: 'requests', figure: row.session, value: row.requests, unit: 'req', baseline: row.minimum, ratio: round(row.requests / Math.max(1, row.minimum), 3), goal: '= minimum', met: row.requests === row.minimum });
+    rows.push({
+      section: 'requests',
+      figure: row.session,
+      value: row.requests,
+      unit: 'req',
+      baseline: row.minimum,
+      ratio: round(row.requests / Math.max(1, row.minimum), 3),
+      goal: '= minimum',
+      met: row.requests === row.minimum,
+    });
   }
   log('size...');
   const size = await measureSize(root);
   rows.push(
-    { section: 'size', figure: 'own code, min+gz', value: size.own.gzipped, unit: 'B', goal: `<= ${SIZE_GOALS.own} B`, met: size.own.gzipped <= SIZE_GOALS.own },
-    { section: 'size', figure: 'own + rxjs parts, min+gz', value: size.total.gzipped, unit: 'B', goal: `<= ${SIZE_GOALS.total} B`, met: size.total.gzipped <= SIZE_GOALS.total },
-    { section: 'size', figure: 'own + rxjs + uuid + cross-fetch, min+gz', value: size.totalWithDeps.gzipped, unit: 'B', goal: '(reported)', met: null },
-    { section: 'size', figure: 'own code, minified', value: size.own.minified, unit: 'B', goal: '(reported)', met: null },
+    {
+      section: 'size',
+      figure: 'own code, min+gz',
+      value: size.own.gzipped,
+      unit: 'B',
+      goal: `<= ${SIZE_GOALS.own} B`,
+      met: size.own.gzipped <= SIZE_GOALS.own,
+    },
+    {
+      section: 'size',
+      figure: 'own + rxjs parts, min+gz',
+      value: size.total.gzipped,
+      unit: 'B',
+      goal: `<= ${SIZE_GOALS.total} B`,
+      met: size.total.gzipped <= SIZE_GOALS.total,
+    },
+    {
+      section: 'size',
+      figure: 'own + rxjs + uuid + cross-fetch, min+gz',
+      value: size.totalWithDeps.gzipped,
+      unit: 'B',
+      goal: '(reported)',
+      met: null,
+    },
+    {
+      section: 'size',
+      figure: 'own code, minified',
+      value: size.own.minified,
+      unit: 'B',
+      goal: '(reported)',
+      met: null,
+    },
   );
   log('check()...');
   const check = await measureCheck();
   rows.push(
-    { section: 'check()', figure: 'ops/s vs inline decision', value: round(check.opsPerSec), unit: 'op/s', baseline: round(check.baselineOpsPerSec), ratio: round(check.ratio, 3), goal: '>= 0.50x', met: check.ratio >= 0.5 },
-    { section: 'check()', figure: 'heap bytes per call', value: round(check.bytesPerCall, 1), unit: 'B', baseline: round(check.baselineBytesPerCall, 1), goal: '<= baseline', met: check.bytesPerCall <= check.baselineBytesPerCall },
-    { section: 'check()', figure: 'heap bytes per call, integer clock', value: round(check.bytesPerCallIntegerClock, 1), unit: 'B', goal: '0', met: check.bytesPerCallIntegerClock < 1 },
+    {
+      section: 'check()',
+      figure: 'ops/s vs inline decision',
+      value: round(check.opsPerSec),
+      unit: 'op/s',
+      baseline: round(check.baselineOpsPerSec),
+      ratio: round(check.ratio, 3),
+      goal: '>= 0.50x',
+      met: check.ratio >= 0.5,
+    },
+    {
+      section: 'check()',
+      figure: 'heap bytes per call',
+      value: round(check.bytesPerCall, 1),
+      unit: 'B',
+      baseline: round(check.baselineBytesPerCall, 1),
+      goal: '<= baseline',
+      met: check.bytesPerCall <= check.baselineBytesPerCall,
+    },
+    {
+      section: 'check()',
+      figure: 'heap bytes per call, integer clock',
+      value: round(check.bytesPerCallIntegerClock, 1),
+      unit: 'B',
+      goal: '0',
+      met: check.bytesPerCallIntegerClock < 1,
+    },
   );
   log('free-period consume()...');
   const free = await measureFreeConsume();
   rows.push(
-    { section: 'consume() free', figure: 'ops/s vs await of a resolved promise', value: round(free.opsPerSec), unit: 'op/s', baseline: round(free.baselineOpsPerSec), ratio: round(free.ratio, 4), goal: '(reported)', met: null },
-    { section: 'consume() free', figure: 'heap bytes per call', value: round(free.bytesPerCall), unit: 'B', goal: '(reported)', met: null },
+    {
+      section: 'consume() free',
+      figure: 'ops/s vs await of a resolved promise',
+      value: round(free.opsPerSec),
+      unit: 'op/s',
+      baseline: round(free.baselineOpsPerSec),
+      ratio: round(free.ratio, 4),
+      goal: '(reported)',
+      met: null,
+    },
+    {
+      section: 'consume() free',
+      figure: 'heap bytes per call',
+      value: round(free.bytesPerCall),
+      unit: 'B',
+      goal: '(reported)',
+      met: null,
+    },
   );
   log('over the wire (loopback, A/B alternated)...');
   const wire = await measureWire();
@@ -56,16 +151,39 @@ export async function runAll(root: string, log: (line: string) => void): Promise
   );
   log('parallelism with backend latency...');
   const parallelism = await measureParallelism();
-  rows.push(...wireRows(`getUsage() vs 2 raw GETs in sequence, ${parallelism.latencyMs} ms latency`, parallelism.getUsage, '~0.5x', parallelism.getUsage.ratio < 0.6));
+  rows.push(
+    ...wireRows(
+      `getUsage() vs 2 raw GETs in sequence, ${parallelism.latencyMs} ms latency`,
+      parallelism.getUsage,
+      '~0.5x',
+      parallelism.getUsage.ratio < 0.6,
+    ),
+  );
   log("where a consume's time goes (layers)...");
   const layers = await measureLayers();
   const rawMs = layers[0]?.medianMs ?? NaN;
   for (const layer of layers) {
-    rows.push({ section: 'wire layers', figure: layer.layer, value: round(layer.medianMs, 3), unit: 'ms', baseline: round(rawMs, 3), ratio: round(layer.medianMs / rawMs, 3), goal: '(where time goes)', met: null });
+    rows.push({
+      section: 'wire layers',
+      figure: layer.layer,
+      value: round(layer.medianMs, 3),
+      unit: 'ms',
+      baseline: round(rawMs, 3),
+      ratio: round(layer.medianMs / rawMs, 3),
+      goal: '(where time goes)',
+      met: null,
+    });
   }
   log('heap growth over 1,000,000 free-period consumes...');
   const heap = await measureHeapGrowth();
-  rows.push({ section: 'idle', figure: `heap growth, ${heap.consumes.toLocaleString('en-US')} free consumes${heap.gcExposed ? '' : ' (no --expose-gc!)'}`, value: round(heap.growthBytes / MB, 3), unit: 'MB', goal: '< 1 MB', met: heap.gcExposed && heap.growthBytes < MB });
+  rows.push({
+    section: 'idle',
+    figure: `heap growth, ${heap.consumes.toLocaleString('en-US')} free consumes${heap.gcExposed ? '' : ' (no --expose-gc!)'}`,
+    value: round(heap.growthBytes / MB, 3),
+    unit: 'MB',
+    goal: '< 1 MB',
+    met: heap.gcExposed && heap.growthBytes < MB,
+  });
   return rows;
 }
 

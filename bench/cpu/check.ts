@@ -81,7 +81,12 @@ export async function measureCheck(): Promise<CheckFigures> {
     baselineBytesPerCall: bytesPerCall(inline),
   };
   // performance.now() returns a fresh heap double; an integer clock isolates check() itself.
-  const virtual = createClient({ baseUrl: 'http://billing.bench', appKey: 'bench', fetch: backend.fetch, scheduler: new VirtualClock() });
+  const virtual = createClient({
+    baseUrl: 'http://billing.bench',
+    appKey: 'bench',
+    fetch: backend.fetch,
+    scheduler: new VirtualClock(),
+  });
   await virtual.billing.getUsage();
   const bytesPerCallIntegerClock = bytesPerCall(() => {
     sink ^= virtual.billing.check().canProceed ? 1 : 2;

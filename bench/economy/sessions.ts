@@ -88,7 +88,9 @@ export async function measureEconomy(): Promise<EconomyRow[]> {
   const rows: EconomyRow[] = [];
   for (const session of SESSIONS) {
     const { quota } = session.script;
-    const backend = await startReferenceBackend({ users: [{ token: 'bench', freeTotal: quota.freeRemaining, ...quota }] });
+    const backend = await startReferenceBackend({
+      users: [{ token: 'bench', freeTotal: quota.freeRemaining, ...quota }],
+    });
     const clock = new VirtualClock();
     const client = createClient({
       baseUrl: backend.url,

@@ -25,7 +25,9 @@ const fetchFn = crossFetch as FetchLike;
  */
 export async function measureLayers(iterations = 300, warmup = 50): Promise<Layer[]> {
   const backend = await startReferenceBackend({
-    users: [{ token: TOKEN, freeRemaining: 1_000_000_000, freeTotal: 1_000_000_000, creditsPerUse: 1, creditsBalance: 0 }],
+    users: [
+      { token: TOKEN, freeRemaining: 1_000_000_000, freeTotal: 1_000_000_000, creditsPerUse: 1, creditsBalance: 0 },
+    ],
   });
   let skew = 0;
   const scheduler: SchedulerLike = {
@@ -36,12 +38,22 @@ export async function measureLayers(iterations = 300, warmup = 50): Promise<Laye
   const headers = { accept: 'application/json', 'content-type': 'application/json', ...HEADERS };
   const body = () => JSON.stringify({ module: 'generator_bench', external_id: uuidv4() });
   const api = createBillingApi(
-    { baseUrl: backend.url, headers: HEADERS, fetch: fetchFn, scheduler, timeoutMs: 10_000, policy: { ...defaultRetryPolicy, retries: 2 } },
+    {
+      baseUrl: backend.url,
+      headers: HEADERS,
+      fetch: fetchFn,
+      scheduler,
+      timeoutMs: 10_000,
+      policy: { ...defaultRetryPolicy, retries: 2 },
+    },
     'bench',
   );
   const client = createClient({ baseUrl: backend.url, appKey: 'bench', headers: HEADERS, scheduler });
   const layers: Array<[string, () => Promise<unknown>]> = [
-    ['raw fetch + text + JSON.parse', async () => JSON.parse(await (await fetchFn(url, { method: 'POST', headers, body: body() })).text())],
+    [
+      'raw fetch + text + JSON.parse',
+      async () => JSON.parse(await (await fetchFn(url, { method: 'POST', headers, body: body() })).text()),
+    ],
     [
       '+ AbortController signal and a timeout timer',
       async () => {
@@ -55,7 +67,10 @@ export async function measureLayers(iterations = 300, warmup = 50): Promise<Laye
         }
       },
     ],
-    ['send$ (transport: Observable, scheduler timer, abort)', () => firstValueFrom(send$(fetchFn, { method: 'POST', url, headers, body: body() }, 10_000, scheduler))],
+    [
+      'send$ (transport: Observable, scheduler timer, abort)',
+      () => firstValueFrom(send$(fetchFn, { method: 'POST', url, headers, body: body() }, 10_000, scheduler)),
+    ],
     ['api.consume$ (+ headers, retry, decode)', () => firstValueFrom(api.consume$(uuidv4()))],
     [
       'billing.consume() (+ engine, free-period timer)',

@@ -51,7 +51,9 @@ function compare(library: number[], baseline: number[]): Comparison {
  */
 export async function measureWire(iterations = 400, warmup = 50): Promise<WireFigures> {
   const backend = await startReferenceBackend({
-    users: [{ token: TOKEN, freeRemaining: 1_000_000_000, freeTotal: 1_000_000_000, creditsPerUse: 1, creditsBalance: 0 }],
+    users: [
+      { token: TOKEN, freeRemaining: 1_000_000_000, freeTotal: 1_000_000_000, creditsPerUse: 1, creditsBalance: 0 },
+    ],
   });
   // The default scheduler's timers, with a clock that jumps past the free
   // period before each consume, so every consume is a charged POST.

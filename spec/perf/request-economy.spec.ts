@@ -11,11 +11,14 @@ describe('request economy (counts, not timings)', () => {
     expect(rows.map((row) => row.session)).toEqual(SESSIONS.map((session) => session.name));
   });
 
-  it.each(SESSIONS.map((session) => session.name))('%s: the backend gets exactly the minimum the spec allows', (name) => {
-    const row = rows.find((candidate) => candidate.session === name);
-    expect(row).toBeDefined();
-    expect({ requests: row?.requests }).toEqual({ requests: row?.minimum });
-  });
+  it.each(SESSIONS.map((session) => session.name))(
+    '%s: the backend gets exactly the minimum the spec allows',
+    (name) => {
+      const row = rows.find((candidate) => candidate.session === name);
+      expect(row).toBeDefined();
+      expect({ requests: row?.requests }).toEqual({ requests: row?.minimum });
+    },
+  );
 
   it('the sessions cover a free period, the credits refresh and insufficient consumes', () => {
     const byName = (fragment: string) => rows.find((row) => row.session.includes(fragment));
@@ -42,6 +45,8 @@ describe('the spec model the minimum comes from', () => {
 
   it('spreads the same times on every run', () => {
     expect(spreadTimes(5, 1_000)).toEqual(spreadTimes(5, 1_000));
-    expect(spreadTimes(100, 600_000).every((t, i, all) => t >= 0 && t < 600_000 && (i === 0 || t >= (all[i - 1] ?? 0)))).toBe(true);
+    expect(
+      spreadTimes(100, 600_000).every((t, i, all) => t >= 0 && t < 600_000 && (i === 0 || t >= (all[i - 1] ?? 0))),
+    ).toBe(true);
   });
 });
