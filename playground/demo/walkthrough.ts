@@ -59,7 +59,8 @@ async function step(
   };
 }
 
-const paths = (wire: readonly string[]) => wire.map((line) => line.split(' ').slice(0, 2).join(' ').split('?')[0]);
+const paths = (wire: readonly string[]) =>
+  wire.map((line) => line.split(' ').slice(0, 2).join(' ').split('?')[0] ?? '');
 const same = (actual: readonly string[], expected: readonly string[]) =>
   JSON.stringify(actual) === JSON.stringify(expected) ? false : `requests were ${JSON.stringify(actual)}`;
 const result = (outcome: Outcome | string) => (typeof outcome !== 'string' && outcome.ok ? outcome.result : undefined);
