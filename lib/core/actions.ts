@@ -16,8 +16,15 @@ export type BillingAction =
     }
   | { readonly type: 'consume/insufficient'; readonly seq: number }
   | { readonly type: 'freePeriod/ended'; readonly end: number }
-  // From another tab or from storage: a quota learned elsewhere, numbered on arrival like a local answer.
-  | { readonly type: 'usage/shared'; readonly seq: number; readonly quota: Quota }
   // A free period started elsewhere (another tab, or before a reload), as the milliseconds left at `now`,
   // because monotonic clocks of different pages do not share an origin.
-  | { readonly type: 'freePeriod/adopted'; readonly now: number; readonly remainingMs: number };
+  | { readonly type: 'freePeriod/adopted'; readonly now: number; readonly remainingMs: number }
+  // Another tab's state in one action (one change for listeners): its quota, numbered on arrival
+  // like a local answer, and its free period as in `freePeriod/adopted`.
+  | {
+      readonly type: 'tab/shared';
+      readonly seq: number;
+      readonly quota: Quota | null;
+      readonly now: number;
+      readonly remainingMs: number;
+    };

@@ -11,8 +11,7 @@ function withQuota(state: BillingState, patch: Partial<Quota>): Quota | null {
  */
 export function reduce(state: BillingState, action: BillingAction): BillingState {
   switch (action.type) {
-    case 'usage/loaded':
-    case 'usage/shared': {
+    case 'usage/loaded': {
       const current = state.quota;
       const freeFresh = current === null || action.seq >= state.freeSeq;
       const balanceFresh = current === null || action.seq >= state.balanceSeq;
@@ -59,6 +58,11 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       // whatever a wall clock says, and a stale timer ends nothing.
       if (state.freePeriodEnd !== action.end) return state;
       return { ...state, freePeriodEnd: null };
+    }
+    case 'tab/shared': {
+      const { seq, quota, now, remainingMs } = action;
+      const learned = quota === null ? state : reduce(state, { type: 'usage/loaded', seq, quota });
+      return reduce(learned, { type: 'freePeriod/adopted', now, remainingMs });
     }
     case 'freePeriod/adopted': {
       // Clamped, so a corrupt store or a hostile message can neither grant more than one period nor go negative.

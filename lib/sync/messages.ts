@@ -12,7 +12,10 @@ export type SyncMessage =
       readonly freePeriodMs: number;
     }
   | { readonly v: 1; readonly kind: 'claim'; readonly from: string; readonly at: number }
-  | { readonly v: 1; readonly kind: 'release'; readonly from: string };
+  | { readonly v: 1; readonly kind: 'release'; readonly from: string }
+  | { readonly v: 1; readonly kind: 'bye'; readonly from: string }
+  | { readonly v: 1; readonly kind: 'ping'; readonly from: string; readonly nonce: string }
+  | { readonly v: 1; readonly kind: 'pong'; readonly from: string; readonly to: string; readonly nonce: string };
 
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
@@ -38,7 +41,14 @@ export function parseMessage(data: unknown): SyncMessage | null {
   switch (message.kind) {
     case 'hello':
     case 'release':
+    case 'bye':
       return { v: 1, kind: message.kind, from };
+    case 'ping':
+      return typeof message.nonce === 'string' ? { v: 1, kind: 'ping', from, nonce: message.nonce } : null;
+    case 'pong': {
+      const { to, nonce } = message;
+      return typeof to === 'string' && typeof nonce === 'string' ? { v: 1, kind: 'pong', from, to, nonce } : null;
+    }
     case 'claim':
       return isCount(message.at) ? { v: 1, kind: 'claim', from, at: message.at } : null;
     case 'state': {

@@ -19,11 +19,8 @@ function freePeriodMs(state: BillingState, now: number): number {
 }
 
 function adopt(message: SyncMessage, now: number, nextSeq: () => number): BillingAction[] {
-  if (message.kind !== 'state') return [];
-  const actions: BillingAction[] = [];
-  if (message.quota !== null) actions.push({ type: 'usage/shared', seq: nextSeq(), quota: message.quota });
-  if (message.freePeriodMs > 0) actions.push({ type: 'freePeriod/adopted', now, remainingMs: message.freePeriodMs });
-  return actions;
+  if (message.kind !== 'state' || (message.quota === null && message.freePeriodMs === 0)) return [];
+  return [{ type: 'tab/shared', seq: nextSeq(), quota: message.quota, now, remainingMs: message.freePeriodMs }];
 }
 
 /**
@@ -32,19 +29,22 @@ function adopt(message: SyncMessage, now: number, nextSeq: () => number): Billin
  */
 export function shareState(channel: TabChannel, onClose: () => void): EnginePlugin {
   return ({ action$, store, scheduler, nextSeq }) => {
-    const share = () => {
+    // `always` for answers to a hello: an empty state still tells the new tab this one exists.
+    const share = (always = false) => {
       const state = store.state;
       const remaining = freePeriodMs(state, scheduler.now());
-      if (state.quota !== null || remaining > 0) channel.post({ kind: 'state', quota: state.quota, freePeriodMs: remaining });
+      if (always || state.quota !== null || remaining > 0) {
+        channel.post({ kind: 'state', quota: state.quota, freePeriodMs: remaining });
+      }
     };
     const publish$ = action$.pipe(
       filter((action) => LOCAL_FACTS.has(action.type)),
-      tap(share),
+      tap(() => share()),
       ignoreElements(),
     );
     const receive$ = channel.messages$.pipe(
       tap((message) => {
-        if (message.kind === 'hello') share();
+        if (message.kind === 'hello') share(true);
       }),
       mergeMap((message) => from(adopt(message, scheduler.now(), nextSeq))),
     );

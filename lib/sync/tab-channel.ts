@@ -14,6 +14,8 @@ export class TabChannel {
   readonly messages$: Observable<SyncMessage> = this.incoming.asObservable();
   /** Other tabs' claims not yet released: tab id to claim time. */
   readonly claims = new Map<string, number>();
+  /** Other tabs heard from and not gone: the ones a handover waits for. */
+  readonly peers = new Set<string>();
   private closed = false;
 
   constructor(name: string) {
@@ -21,10 +23,24 @@ export class TabChannel {
     this.channel.onmessage = (event: MessageEvent) => {
       const message = parseMessage(event.data);
       if (message === null || message.from === this.id) return;
-      if (message.kind === 'claim') this.claims.set(message.from, message.at);
-      if (message.kind === 'release') this.claims.delete(message.from);
+      this.track(message);
       this.incoming.next(message);
     };
+  }
+
+  private track(message: SyncMessage): void {
+    const { from } = message;
+    if (message.kind === 'bye') {
+      this.peers.delete(from);
+      this.claims.delete(from);
+      return;
+    }
+    this.peers.add(from);
+    if (message.kind === 'claim') this.claims.set(from, message.at);
+    if (message.kind === 'release') this.claims.delete(from);
+    // Answered at once: a tab's messages arrive in the order it sent them, so whoever
+    // pinged has everything this tab posted before once the pong is in.
+    if (message.kind === 'ping') this.post({ kind: 'pong', to: from, nonce: message.nonce });
   }
 
   post(message: Outgoing): void {
@@ -38,6 +54,7 @@ export class TabChannel {
 
   close(): void {
     if (this.closed) return;
+    this.post({ kind: 'bye' });
     this.closed = true;
     this.channel.onmessage = null;
     this.channel.close();

@@ -5,7 +5,7 @@ import type { TabChannel } from './tab-channel';
 
 /** How long a claimant listens for competing claims before it takes the lock (no Web Locks). */
 export const CLAIM_WINDOW_MS = 50;
-/** With Web Locks, how long the new holder waits for the previous holder's last messages. */
+/** How long a new holder waits for a silent tab's pong before counting it gone. */
 export const HANDOVER_CAP_MS = 1_000;
 const MAX_CLAIM_ROUNDS = 20;
 
@@ -28,6 +28,30 @@ function othersDone$(channel: TabChannel, capMs: number, scheduler: SchedulerLik
     const released$ = channel.messages$.pipe(filter(() => channel.claims.size === 0));
     const gaveUp$ = timer(capMs, scheduler).pipe(tap(() => channel.claims.clear()));
     return merge(released$, gaveUp$).pipe(
+      take(1),
+      map(() => undefined),
+    );
+  });
+}
+
+/**
+ * Completes once every known tab has answered a ping, so everything they
+ * posted before (a charge, a release) has arrived; a tab silent for
+ * `capMs` is forgotten. This is what makes the lock hand the free period over.
+ */
+function handover$(channel: TabChannel, scheduler: SchedulerLike): Observable<void> {
+  return defer(() => {
+    const waiting = new Set(channel.peers);
+    if (waiting.size === 0) return of(undefined);
+    const nonce = Math.random().toString(36).slice(2);
+    const answered$ = channel.messages$.pipe(
+      filter((message) => message.kind === 'pong' && message.to === channel.id && message.nonce === nonce),
+      tap((message) => waiting.delete(message.from)),
+      filter(() => waiting.size === 0),
+    );
+    const gaveUp$ = timer(HANDOVER_CAP_MS, scheduler).pipe(tap(() => waiting.forEach((peer) => channel.peers.delete(peer))));
+    channel.post({ kind: 'ping', nonce });
+    return merge(answered$, gaveUp$).pipe(
       take(1),
       map(() => undefined),
     );
@@ -98,15 +122,11 @@ export function tabExclusive(channel: TabChannel, name: string, locks: LocksLike
         channel.post({ kind: 'claim', at });
       };
       // The Web Lock stays held while this subscription lives: webLock$ never completes.
-      const acquired$ =
+      const locked$ =
         locks === null
           ? claimLock$(channel, limits, claim)
-          : webLock$(locks, name).pipe(
-              concatMap(() => {
-                claim(limits.wallNow());
-                return othersDone$(channel, HANDOVER_CAP_MS, limits.scheduler);
-              }),
-            );
+          : webLock$(locks, name).pipe(tap(() => claim(limits.wallNow())));
+      const acquired$ = locked$.pipe(concatMap(() => handover$(channel, limits.scheduler)));
       const work = new Subscription();
       const lease = acquired$.subscribe({
         next: () => work.add(work$.subscribe(subscriber)),
