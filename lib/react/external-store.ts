@@ -1,0 +1,114 @@
+import { merge, take, type Observable } from 'rxjs';
+import type { BillingCheckResult, BillingModule, UsageInfo } from '../types';
+
+/**
+ * The three functions `useSyncExternalStore` takes. Snapshots are stable:
+ * the same value (by `Object.is`) until something the hook shows changed.
+ *
+ * @example
+ * ```ts
+ * const store = billingStores(client.billing).usage;
+ * const unsubscribe = store.subscribe(() => console.log(store.getSnapshot()));
+ * ```
+ */
+export interface ExternalStore<T> {
+  subscribe(onStoreChange: () => void): () => void;
+  getSnapshot(): T;
+  /** What the server renders: what this client knows at that moment (`null`, `insufficient`, 0 before any fetch). */
+  getServerSnapshot(): T;
+}
+
+/**
+ * The stores behind the hooks, one set per billing module.
+ *
+ * @example
+ * ```ts
+ * const { check } = billingStores(client.billing);
+ * const verdict = check.getSnapshot(); // the same frozen object as billing.check()
+ * ```
+ */
+export interface BillingStores {
+  readonly usage: ExternalStore<UsageInfo | null>;
+  readonly check: ExternalStore<BillingCheckResult>;
+  readonly freePeriodRemaining: ExternalStore<number>;
+}
+
+const INSUFFICIENT: BillingCheckResult = Object.freeze({ canProceed: false, reason: 'insufficient' });
+
+// Equal for display purposes; the countdown field is left to the countdown store, or usage would change every second.
+function sameShown(a: UsageInfo | null, b: UsageInfo | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.isEnabled === b.isEnabled &&
+    a.freeRemaining === b.freeRemaining &&
+    a.freeTotal === b.freeTotal &&
+    a.creditsPerUse === b.creditsPerUse &&
+    a.creditsBalance === b.creditsBalance &&
+    a.inFreePeriod === b.inFreePeriod
+  );
+}
+
+// After dispose the billing methods throw; a mounted component keeps showing the last value.
+function orLast<T>(read: () => T, last: T): T {
+  try {
+    return read();
+  } catch {
+    return last;
+  }
+}
+
+function store<T>(changes$: Observable<unknown>, read: (last: T) => T, initial: T): ExternalStore<T> {
+  let last = initial;
+  const getSnapshot = () => (last = read(last));
+  return {
+    subscribe: (onStoreChange) => {
+      const subscription = changes$.subscribe(() => onStoreChange());
+      return () => subscription.unsubscribe();
+    },
+    getSnapshot,
+    getServerSnapshot: getSnapshot,
+  };
+}
+
+function readNow<T>(source$: Observable<T>, last: T): T {
+  let value = last;
+  // The client's observables replay their current value synchronously.
+  source$.pipe(take(1)).subscribe((current) => (value = current));
+  return value;
+}
+
+function createStores(billing: BillingModule): BillingStores {
+  return {
+    usage: store<UsageInfo | null>(
+      billing.usage$,
+      (last) => {
+        const fresh = orLast(() => billing.getCachedUsage(), last);
+        return sameShown(last, fresh) ? last : fresh;
+      },
+      null,
+    ),
+    // check() returns frozen shared objects, so its result is already a stable snapshot.
+    check: store(merge(billing.usage$, billing.freePeriodRemaining$), (last) => orLast(() => billing.check(), last), INSUFFICIENT),
+    freePeriodRemaining: store(billing.freePeriodRemaining$, (last) => readNow(billing.freePeriodRemaining$, last), 0),
+  };
+}
+
+const cache = new WeakMap<BillingModule, BillingStores>();
+
+/**
+ * The external stores of a billing module, created once per module so their
+ * `subscribe` functions keep their identity across renders.
+ *
+ * @example
+ * ```ts
+ * const usage = useSyncExternalStore(billingStores(billing).usage.subscribe, billingStores(billing).usage.getSnapshot);
+ * ```
+ */
+export function billingStores(billing: BillingModule): BillingStores {
+  let stores = cache.get(billing);
+  if (stores === undefined) {
+    stores = createStores(billing);
+    cache.set(billing, stores);
+  }
+  return stores;
+}

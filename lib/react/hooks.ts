@@ -1,0 +1,55 @@
+import { useSyncExternalStore } from 'react';
+import type { BillingCheckResult, BillingModule, UsageInfo } from '../types';
+import { billingStores, type ExternalStore } from './external-store';
+
+function useStore<T>(store: ExternalStore<T>): T {
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getServerSnapshot);
+}
+
+/**
+ * The cached usage, `null` before the first fetch; re-renders only when a
+ * shown field changes (its `freePeriodRemaining` is not kept current: use
+ * {@link useFreePeriodRemaining} for a countdown).
+ *
+ * @example
+ * ```tsx
+ * function Quota() {
+ *   const usage = useUsage(client.billing);
+ *   return usage === null ? <Spinner /> : <span>{usage.freeRemaining}/{usage.freeTotal} free</span>;
+ * }
+ * ```
+ */
+export function useUsage(billing: BillingModule): UsageInfo | null {
+  return useStore(billingStores(billing).usage);
+}
+
+/**
+ * The `check()` verdict, re-rendering only when it changes (a free period
+ * starting or ending, a quota change that flips it).
+ *
+ * @example
+ * ```tsx
+ * function ExportButton() {
+ *   const { canProceed } = useBillingCheck(client.billing);
+ *   return <button disabled={!canProceed}>Export</button>;
+ * }
+ * ```
+ */
+export function useBillingCheck(billing: BillingModule): BillingCheckResult {
+  return useStore(billingStores(billing).check);
+}
+
+/**
+ * Whole seconds left in the free period, 0 when none: re-renders once a second during one.
+ *
+ * @example
+ * ```tsx
+ * function Countdown() {
+ *   const seconds = useFreePeriodRemaining(client.billing);
+ *   return seconds > 0 ? <small>Free for {seconds} s</small> : null;
+ * }
+ * ```
+ */
+export function useFreePeriodRemaining(billing: BillingModule): number {
+  return useStore(billingStores(billing).freePeriodRemaining);
+}
