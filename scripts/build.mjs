@@ -9,6 +9,8 @@ const entries = [
   // The library itself must run in browsers: a Node built-in here fails the build.
   { name: 'index', source: 'lib/index.ts', platform: 'neutral' },
   { name: 'testing', source: 'lib/testing/index.ts', platform: 'node' },
+  // React stays external (an optional peer dependency) and, like the core, runs anywhere.
+  { name: 'react', source: 'lib/react/index.ts', platform: 'neutral' },
 ].filter((entry) => existsSync(entry.source));
 
 rmSync('dist', { recursive: true, force: true });
