@@ -14,5 +14,9 @@ export type {
   FetchLike,
   GetUsageOptions,
   HeadersOption,
+  LocksLike,
+  RecoveredConsume,
+  StorageLike,
+  SyncOptions,
   UsageInfo,
 } from './types';

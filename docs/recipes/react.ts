@@ -1,0 +1,27 @@
+// Recipe: React hooks from `unified-billing/react`. Written with createElement
+// so the type check compiles it without JSX settings; in an app this is:
+//
+//   const usage = useUsage(billing);
+//   return <p>{usage ? `${usage.freeRemaining} free` : 'Loading…'}</p>;
+import { createElement as h, useEffect } from 'react';
+import { createClient, type BillingModule } from '../../lib';
+import { useBillingCheck, useFreePeriodRemaining, useUsage } from '../../lib/react';
+
+// One client per app, created outside components so renders share it.
+export const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', sync: 'broadcast' });
+
+export function QuotaBar({ billing }: { billing: BillingModule }) {
+  const usage = useUsage(billing);
+  const { canProceed } = useBillingCheck(billing);
+  const seconds = useFreePeriodRemaining(billing);
+  useEffect(() => {
+    void billing.getUsage().catch(() => undefined);
+  }, [billing]);
+  return h(
+    'div',
+    null,
+    h('span', null, usage === null ? 'Loading…' : `${usage.freeRemaining}/${usage.freeTotal} free`),
+    seconds > 0 ? h('small', null, ` free for ${seconds} s`) : null,
+    h('button', { disabled: !canProceed, onClick: () => void billing.consume().catch(() => undefined) }, 'Export'),
+  );
+}
