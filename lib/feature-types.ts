@@ -12,8 +12,11 @@ import type { ConsumeOutcome } from './engine/engine-actions';
  * ```
  */
 export interface StorageLike {
+  /** The stored string, `null` when absent. */
   getItem(key: string): string | null;
+  /** Stores a string; may throw (quota full, private mode). */
   setItem(key: string, value: string): void;
+  /** Forgets a key; absent keys are fine. */
   removeItem(key: string): void;
 }
 
@@ -26,6 +29,7 @@ export interface StorageLike {
  * ```
  */
 export interface LocksLike {
+  /** Runs `callback` while holding the exclusive lock `name`; the lock is released when its promise settles. */
   request<T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>): Promise<T>;
 }
 

@@ -73,7 +73,8 @@ function hasMethods(value: unknown, names: readonly string[]): boolean {
 
 function checkStorage(storage: unknown): StorageLike | undefined {
   if (storage === undefined) return undefined;
-  if (!hasMethods(storage, ['getItem', 'setItem', 'removeItem'])) invalid('storage must have getItem, setItem and removeItem');
+  if (!hasMethods(storage, ['getItem', 'setItem', 'removeItem']))
+    invalid('storage must have getItem, setItem and removeItem');
   return storage as StorageLike;
 }
 
@@ -85,7 +86,8 @@ function checkSync(sync: unknown): ResolvedOptions['sync'] {
     invalid("sync must be 'broadcast' or { mode: 'broadcast', locks? }");
   }
   const { locks } = candidate;
-  if (locks !== undefined && locks !== null && !hasMethods(locks, ['request'])) invalid('sync.locks must have request()');
+  if (locks !== undefined && locks !== null && !hasMethods(locks, ['request']))
+    invalid('sync.locks must have request()');
   return { locks: locks as LocksLike | null | undefined };
 }
 

@@ -201,6 +201,7 @@ export interface BillingModule {
  * ```
  */
 export interface CreditsModule {
+  /** The credits balance call (`GET /ai/v1/credit/getBalance`); concurrent calls share one request. */
   getBalance(): Promise<number>;
 }
 

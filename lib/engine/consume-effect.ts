@@ -28,7 +28,11 @@ function settle(request: ConsumeRequested, result: BillingConsumeResult): Consum
 
 function reject(request: ConsumeRequested, error: unknown): ConsumeSettled {
   const known = error instanceof BillingError ? error : new BillingError('network', 'Unexpected failure of consume');
-  return { type: 'consume/settled', id: request.id, outcome: { ok: false, error: known.withExternalId(request.externalId) } };
+  return {
+    type: 'consume/settled',
+    id: request.id,
+    outcome: { ok: false, error: known.withExternalId(request.externalId) },
+  };
 }
 
 function cachedFree(store: StateSource): number {
@@ -55,7 +59,12 @@ function afterAnswer(
       const { freeRemaining, isCredit } = answer;
       const now = deps.scheduler.now();
       // The charge happened: a failed refresh must not fail the consume.
-      const refresh$ = isCredit ? deps.loader.balance(true).pipe(ignoreElements(), catchError(() => EMPTY)) : EMPTY;
+      const refresh$ = isCredit
+        ? deps.loader.balance(true).pipe(
+            ignoreElements(),
+            catchError(() => EMPTY),
+          )
+        : EMPTY;
       return concat(
         of({ type: 'consume/charged', seq, now, freeRemaining, isCredit } as const),
         refresh$,
@@ -81,7 +90,10 @@ function post(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps):
   deps.journal?.add(externalId);
   const forget = () => deps.journal?.remove(externalId);
   return deps.api.consume$(externalId).pipe(
-    failWhen(aborted$(request.signal), () => new BillingError('aborted', 'consume() was aborted after the request was sent')),
+    failWhen(
+      aborted$(request.signal),
+      () => new BillingError('aborted', 'consume() was aborted after the request was sent'),
+    ),
     tap({ next: forget, error: forget }),
     mergeMap((answer) => afterAnswer(answer, request, seq, store, deps)),
     catchError((error: unknown) => of(reject(request, error))),

@@ -4,8 +4,7 @@ import type { BillingConsumeResult } from '../types';
 
 /** How one consume ended: a failed effect becomes this action, never a dead stream. */
 export type ConsumeOutcome =
-  | { readonly ok: true; readonly result: BillingConsumeResult }
-  | { readonly ok: false; readonly error: BillingError };
+  { readonly ok: true; readonly result: BillingConsumeResult } | { readonly ok: false; readonly error: BillingError };
 
 /** A consume request on the action stream; `id` pairs it with its reply. */
 export interface ConsumeRequested {

@@ -1,4 +1,15 @@
-import { ReplaySubject, Subject, filter, firstValueFrom, map, merge, take, takeUntil, type Observable, type SchedulerLike } from 'rxjs';
+import {
+  ReplaySubject,
+  Subject,
+  filter,
+  firstValueFrom,
+  map,
+  merge,
+  take,
+  takeUntil,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
 import { v4 as uuidv4 } from 'uuid';
 import { decide } from '../core/decide';
 import { toUsageInfo } from '../core/usage-view';
@@ -50,7 +61,13 @@ export class Engine {
     this.loader = createQuotaLoader(api, (action) => this.dispatch(action), nextSeq);
     const { exclusive, journal } = extensions;
     const deps = { api, loader: this.loader, scheduler, nextSeq, exclusive, journal };
-    const context: PluginContext = { action$: this.action$, state$: this.store.state$, store: this.store, scheduler, nextSeq };
+    const context: PluginContext = {
+      action$: this.action$,
+      state$: this.store.state$,
+      store: this.store,
+      scheduler,
+      nextSeq,
+    };
     const plugins = (extensions.plugins ?? []).map((plugin) => plugin(context));
     merge(consumeEffect(this.action$, this.store, deps), freePeriodEffect(this.store.state$, scheduler), ...plugins)
       .pipe(failWhen(this.disposed$, () => this.disposedError()))

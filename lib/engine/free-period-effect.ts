@@ -7,14 +7,19 @@ import type { BillingState } from '../core/state';
  * Arms one timer on the injected scheduler per free period and reports its
  * end; no timer exists while no free period is active.
  */
-export function freePeriodEffect(state$: Observable<BillingState>, scheduler: SchedulerLike): Observable<BillingAction> {
+export function freePeriodEffect(
+  state$: Observable<BillingState>,
+  scheduler: SchedulerLike,
+): Observable<BillingAction> {
   return state$.pipe(
     map((state) => state.freePeriodEnd),
     distinctUntilChanged(),
     switchMap((end) =>
       end === null
         ? EMPTY
-        : timer(Math.max(0, end - scheduler.now()), scheduler).pipe(map((): BillingAction => ({ type: 'freePeriod/ended', end }))),
+        : timer(Math.max(0, end - scheduler.now()), scheduler).pipe(
+            map((): BillingAction => ({ type: 'freePeriod/ended', end })),
+          ),
     ),
   );
 }

@@ -21,7 +21,11 @@ export function createQuotaLoader(
     defer(() => {
       const seq = nextSeq();
       return forkJoin([api.freeCount$(), api.balance$()]).pipe(
-        map(([free, creditsBalance]): BillingAction => ({ type: 'usage/loaded', seq, quota: { ...free, creditsBalance } })),
+        map(([free, creditsBalance]): BillingAction => ({
+          type: 'usage/loaded',
+          seq,
+          quota: { ...free, creditsBalance },
+        })),
         tap(dispatch),
       );
     }),

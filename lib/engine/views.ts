@@ -30,7 +30,10 @@ export function usageChanges(state$: Observable<BillingState>, scheduler: Schedu
  * `freePeriodRemaining$`: the whole seconds left, emitted on each second
  * boundary of the period (not of the subscription), then 0 at its end.
  */
-export function freePeriodRemainingView(state$: Observable<BillingState>, scheduler: SchedulerLike): Observable<number> {
+export function freePeriodRemainingView(
+  state$: Observable<BillingState>,
+  scheduler: SchedulerLike,
+): Observable<number> {
   return state$.pipe(
     distinctUntilChanged((a, b) => a.freePeriodEnd === b.freePeriodEnd),
     switchMap((state) => {

@@ -13,7 +13,11 @@ export function freePeriodStore(storage: SafeStorage, key: string, wallNow: () =
     const restore$ = defer(() => {
       const stored = Number(storage.get(key));
       if (!Number.isFinite(stored) || stored <= 0) return EMPTY;
-      const action: BillingAction = { type: 'freePeriod/adopted', now: scheduler.now(), remainingMs: stored - wallNow() };
+      const action: BillingAction = {
+        type: 'freePeriod/adopted',
+        now: scheduler.now(),
+        remainingMs: stored - wallNow(),
+      };
       return of(action);
     });
     const save$ = state$.pipe(

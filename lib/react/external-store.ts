@@ -12,7 +12,9 @@ import type { BillingCheckResult, BillingModule, UsageInfo } from '../types';
  * ```
  */
 export interface ExternalStore<T> {
+  /** Calls `onStoreChange` when the snapshot may have changed; returns the unsubscribe function. */
   subscribe(onStoreChange: () => void): () => void;
+  /** The current value; the same object until something shown changed. */
   getSnapshot(): T;
   /** What the server renders: what this client knows at that moment (`null`, `insufficient`, 0 before any fetch). */
   getServerSnapshot(): T;
@@ -88,7 +90,11 @@ function createStores(billing: BillingModule): BillingStores {
       null,
     ),
     // check() returns frozen shared objects, so its result is already a stable snapshot.
-    check: store(merge(billing.usage$, billing.freePeriodRemaining$), (last) => orLast(() => billing.check(), last), INSUFFICIENT),
+    check: store(
+      merge(billing.usage$, billing.freePeriodRemaining$),
+      (last) => orLast(() => billing.check(), last),
+      INSUFFICIENT,
+    ),
     freePeriodRemaining: store(billing.freePeriodRemaining$, (last) => readNow(billing.freePeriodRemaining$, last), 0),
   };
 }

@@ -19,7 +19,11 @@ function defaultLocks(): LocksLike | null {
  * Tab sync over a BroadcastChannel named by `scope`; `null` where the platform
  * has no BroadcastChannel, in which case each tab bills on its own.
  */
-export function createTabSync(scope: string, locks: LocksLike | null | undefined, limits: TabLockLimits): TabSync | null {
+export function createTabSync(
+  scope: string,
+  locks: LocksLike | null | undefined,
+  limits: TabLockLimits,
+): TabSync | null {
   if (typeof BroadcastChannel !== 'function') return null;
   const name = `unified-billing:${scope}`;
   const channel = new TabChannel(name);

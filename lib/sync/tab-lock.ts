@@ -1,4 +1,19 @@
-import { Observable, Subscription, catchError, concatMap, defer, filter, map, merge, of, retry, take, tap, throwError, timer } from 'rxjs';
+import {
+  Observable,
+  Subscription,
+  catchError,
+  concatMap,
+  defer,
+  filter,
+  map,
+  merge,
+  of,
+  retry,
+  take,
+  tap,
+  throwError,
+  timer,
+} from 'rxjs';
 import type { SchedulerLike } from 'rxjs';
 import type { LocksLike } from '../types';
 import type { TabChannel } from './tab-channel';
@@ -49,7 +64,9 @@ function handover$(channel: TabChannel, scheduler: SchedulerLike): Observable<vo
       tap((message) => waiting.delete(message.from)),
       filter(() => waiting.size === 0),
     );
-    const gaveUp$ = timer(HANDOVER_CAP_MS, scheduler).pipe(tap(() => waiting.forEach((peer) => channel.peers.delete(peer))));
+    const gaveUp$ = timer(HANDOVER_CAP_MS, scheduler).pipe(
+      tap(() => waiting.forEach((peer) => channel.peers.delete(peer))),
+    );
     channel.post({ kind: 'ping', nonce });
     return merge(answered$, gaveUp$).pipe(
       take(1),

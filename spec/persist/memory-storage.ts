@@ -27,7 +27,9 @@ export class MemoryStorage implements StorageLike {
 
 /** A DOMException-like error, as Safari's private mode and a full quota throw. */
 export function quotaError(): Error {
-  return Object.assign(new Error('The quota has been exceeded. value=Bearer secret-token'), { name: 'QuotaExceededError' });
+  return Object.assign(new Error('The quota has been exceeded. value=Bearer secret-token'), {
+    name: 'QuotaExceededError',
+  });
 }
 
 /**

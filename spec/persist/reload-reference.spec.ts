@@ -47,7 +47,10 @@ it('over real HTTP: a page reloaded while its POST stalls is charged once, by th
   const second = page(storage);
   const recovered = await firstValueFrom(second.billing.recovered$.pipe(toArray()));
   expect(recovered).toEqual([
-    { externalId: 'export-42', outcome: { ok: true, result: { freeRemaining: 0, isCredit: true, isBlacklisted: false } } },
+    {
+      externalId: 'export-42',
+      outcome: { ok: true, result: { freeRemaining: 0, isCredit: true, isBlacklisted: false } },
+    },
   ]);
   expect(backend.charges()).toEqual([expect.objectContaining({ externalId: 'export-42', kind: 'credits', amount: 2 })]);
   expect(backend.getUser('t1').creditsBalance).toBe(8);

@@ -76,11 +76,25 @@ describe('storage: the free period across a reload', () => {
   it('keys follow the scope option, so two users of one browser do not share a period', async () => {
     const storage = new MemoryStorage();
     const backend = new FakeBackend(quota());
-    const alice = createClient({ baseUrl: BASE_URL, appKey: 'poster', fetch: backend.fetch, scheduler: new VirtualClock(), storage, scope: 'alice' });
+    const alice = createClient({
+      baseUrl: BASE_URL,
+      appKey: 'poster',
+      fetch: backend.fetch,
+      scheduler: new VirtualClock(),
+      storage,
+      scope: 'alice',
+    });
     live.push(alice);
     await alice.billing.consume();
     expect([...storage.items.keys()]).toEqual(['unified-billing:alice:free-period-end']);
-    const bob = createClient({ baseUrl: BASE_URL, appKey: 'poster', fetch: backend.fetch, scheduler: new VirtualClock(), storage, scope: 'bob' });
+    const bob = createClient({
+      baseUrl: BASE_URL,
+      appKey: 'poster',
+      fetch: backend.fetch,
+      scheduler: new VirtualClock(),
+      storage,
+      scope: 'bob',
+    });
     live.push(bob);
     expect(bob.billing.check().reason).not.toBe('free_period');
   });
@@ -102,7 +116,10 @@ describe('storage: a consume cut by a reload', () => {
     const second = page(storage, backend);
     const recovered: RecoveredConsume[] = await firstValueFrom(second.client.billing.recovered$.pipe(toArray()));
     expect(recovered).toEqual([
-      { externalId: 'export-7', outcome: { ok: true, result: { freeRemaining: 2, isCredit: false, isBlacklisted: false } } },
+      {
+        externalId: 'export-7',
+        outcome: { ok: true, result: { freeRemaining: 2, isCredit: false, isBlacklisted: false } },
+      },
     ]);
     expect(posts(backend)).toEqual([
       { module: 'generator_poster', external_id: 'export-7' },
@@ -135,11 +152,17 @@ describe('storage: a consume cut by a reload', () => {
 
   it('a replayed refusal is delivered too, and the journal is cleared', async () => {
     const storage = new MemoryStorage();
-    storage.items.set('unified-billing:generator_poster:pending-consumes', JSON.stringify([{ id: 'export-9', at: Date.now() }]));
+    storage.items.set(
+      'unified-billing:generator_poster:pending-consumes',
+      JSON.stringify([{ id: 'export-9', at: Date.now() }]),
+    );
     const backend = new FakeBackend(quota({ freeRemaining: 0, balance: 0 }));
     const { client } = page(storage, backend);
     const [recovered] = await firstValueFrom(client.billing.recovered$.pipe(toArray()));
-    expect(recovered?.outcome).toMatchObject({ ok: false, error: { code: 'insufficient_credits', externalId: 'export-9' } });
+    expect(recovered?.outcome).toMatchObject({
+      ok: false,
+      error: { code: 'insufficient_credits', externalId: 'export-9' },
+    });
     expect(storage.items.size).toBe(0);
   });
 
@@ -165,7 +188,14 @@ describe('storage: a consume cut by a reload', () => {
     const storage = new MemoryStorage();
     const backend = new FakeBackend(served);
     if (status !== undefined) backend.script(PATH.consume, { status, body: 'unavailable' });
-    const client = createClient({ baseUrl: BASE_URL, appKey: 'poster', fetch: backend.fetch, scheduler: new VirtualClock(), storage, retries: 0 });
+    const client = createClient({
+      baseUrl: BASE_URL,
+      appKey: 'poster',
+      fetch: backend.fetch,
+      scheduler: new VirtualClock(),
+      storage,
+      retries: 0,
+    });
     live.push(client);
     await client.billing.consume({ externalId: 'e-1' }).catch(() => undefined);
     expect(storage.items.has('unified-billing:generator_poster:pending-consumes')).toBe(false);

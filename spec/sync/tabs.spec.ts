@@ -36,7 +36,12 @@ describe("sync: 'broadcast' across tabs", () => {
     await quiet(spy);
     expect(seen).toEqual([10, 8]);
     expect(b.client.billing.getCachedUsage()).toMatchObject({ creditsBalance: 8, inFreePeriod: true });
-    expect(backend.requests.map((request) => request.path)).toEqual([PATH.count, PATH.balance, PATH.consume, PATH.balance]);
+    expect(backend.requests.map((request) => request.path)).toEqual([
+      PATH.count,
+      PATH.balance,
+      PATH.consume,
+      PATH.balance,
+    ]);
   });
 
   it('a tab opened later asks the others and starts with their usage and free period', async () => {

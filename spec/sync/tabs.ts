@@ -51,7 +51,7 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 2));
  */
 export async function quiet(spy: { messages: unknown[] }): Promise<void> {
   let seen = -1;
-  for (let calm = 0; calm < 3; ) {
+  for (let calm = 0; calm < 3;) {
     await settle();
     await pause();
     calm = spy.messages.length === seen ? calm + 1 : 0;
@@ -93,7 +93,11 @@ export class FakeLocks implements LocksLike {
 }
 
 /** Settles a promise of one tab while driving every tab's clock (the lock protocol runs on their timers). */
-export async function settleTabs<T>(tabs: readonly Tab[], spy: { messages: unknown[] }, promise: Promise<T>): Promise<T> {
+export async function settleTabs<T>(
+  tabs: readonly Tab[],
+  spy: { messages: unknown[] },
+  promise: Promise<T>,
+): Promise<T> {
   let settled = false;
   const watched = promise.finally(() => (settled = true));
   watched.catch(() => undefined);
