@@ -21,6 +21,8 @@ export function startSession(view: View, appKey: string, user: { token: string; 
     appKey,
     headers: { Authorization: `Bearer ${user.token}` },
     fetch: wire.fetch,
+    // `?sync=broadcast` shares the free period and usage with other tabs (the two-page browser test).
+    ...(new URLSearchParams(window.location.search).get('sync') === 'broadcast' ? { sync: 'broadcast' as const } : {}),
   });
   const { billing } = client;
   const redraw = () => view.showVerdict(billing.check());
