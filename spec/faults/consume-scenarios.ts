@@ -1,3 +1,4 @@
+import type { Fault } from '../../lib/testing/types';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import { outcomeOf, type Expectation, type Scenario } from './scenario-types';
 
@@ -28,8 +29,11 @@ function refused(id: string, rejects: Record<string, unknown>): Expectation {
   };
 }
 
-const malformed = (body: string, contentType?: string) => () =>
-  [[P.consume, 1, contentType === undefined ? { kind: 'malformed', body } : { kind: 'malformed', body, contentType }]] as const;
+function malformed(body: string, contentType?: string): () => ReadonlyArray<readonly [string, number, Fault]> {
+  const fault: Fault =
+    contentType === undefined ? { kind: 'malformed', body } : { kind: 'malformed', body, contentType };
+  return () => [[P.consume, 1, fault]];
+}
 
 export const consumeScenarios: readonly Scenario[] = [
   {
@@ -86,7 +90,9 @@ export const consumeScenarios: readonly Scenario[] = [
     name: 'consume: 429 with Retry-After as an HTTP date',
     id: 'op-429-date',
     behaviour: "waits until the date, measured against the response's Date header (5 s, to the second)",
-    faults: () => [[P.consume, 1, { kind: 'status', status: 429, retryAfter: new Date(Date.now() + 5_000).toUTCString() }]],
+    faults: () => [
+      [P.consume, 1, { kind: 'status', status: 429, retryAfter: new Date(Date.now() + 5_000).toUTCString() }],
+    ],
     expect: chargedAfter(2, 'op-429-date', [4_000, 5_000]),
   },
   {

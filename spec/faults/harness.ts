@@ -4,8 +4,8 @@ import { createClient } from '../../lib/client';
 import { startReferenceBackend } from '../../lib/testing';
 import type { ReferenceUser } from '../../lib/testing/types';
 import type { Client, ClientOptions, FetchLike } from '../../lib/types';
-import { driven, trackingFetch } from '../helpers/drive';
-import { startNockBackend, type BackendUnderTest } from '../helpers/nock-backend';
+import { drive, trackingFetch } from '../helpers/drive';
+import { nockFetch, startNockBackend, type BackendUnderTest } from '../helpers/nock-backend';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { loggingFetch, ResponseGate, type SentRequest } from '../helpers/wire-log';
 
@@ -43,7 +43,10 @@ export interface Harness {
 export function makeHarness(url: string, token: string, options: Partial<ClientOptions> = {}): Harness {
   const clock = new VirtualClock();
   const gate = new ResponseGate();
-  const { fetch: logged, sent } = loggingFetch(gate.wrap(crossFetch as FetchLike), clock);
+  const { fetch: logged, sent } = loggingFetch(
+    gate.wrap(url === NOCK_URL ? nockFetch : (crossFetch as FetchLike)),
+    clock,
+  );
   const { fetch, inFlight } = trackingFetch(logged);
   const client = createClient({
     baseUrl: url,
@@ -58,5 +61,15 @@ export function makeHarness(url: string, token: string, options: Partial<ClientO
   client.billing.usage$.subscribe(note);
   client.billing.freePeriodRemaining$.subscribe(note);
   client.billing.onChange(note);
-  return { client, clock, gate, sent, seen, run: (promise) => driven(clock, inFlight, promise) };
+  // Long patience, so a slow machine never looks like a stall; deliberate stalls are parked and skipped.
+  const busy = () => inFlight() - gate.parked();
+  const run = async <T>(promise: Promise<T>): Promise<T> => {
+    let settled = false;
+    const watched = promise.finally(() => (settled = true));
+    watched.catch(() => undefined);
+    await drive(clock, busy, () => settled, { patienceMs: 10_000 });
+    if (!settled) throw new Error('the scenario never settled');
+    return watched;
+  };
+  return { client, clock, gate, sent, seen, run };
 }

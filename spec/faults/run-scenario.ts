@@ -37,7 +37,10 @@ export async function runScenario(backend: BackendUnderTest, scenario: Scenario)
   const h = makeHarness(backend.url, scenario.token ?? TOKEN, scenario.options);
   try {
     if (scenario.prime !== false) await h.run(h.client.billing.getUsage());
-    for (const [path, n, fault] of scenario.faults?.() ?? []) backend.failNext(path, n, fault);
+    for (const [path, n, fault] of scenario.faults?.() ?? []) {
+      backend.failNext(path, n, fault);
+      for (let i = 0; fault.kind === 'stall' && i < n; i++) h.gate.expectStall(path);
+    }
     const primed = h.sent.length;
     const start = h.clock.now();
     const context: ActContext = { h, backend, token: scenario.token ?? TOKEN, id: scenario.id };

@@ -48,7 +48,8 @@ export const usageScenarios: readonly Scenario[] = [
   {
     name: 'getUsage: out-of-order answers, the newer wins',
     id: 'usage-out-of-order',
-    behaviour: 'an older balance answer arriving after a newer refresh is dropped; getUsage resolves with the newer value',
+    behaviour:
+      'an older balance answer arriving after a newer refresh is dropped; getUsage resolves with the newer value',
     act: async ({ h, backend }) => {
       const held = h.gate.hold(P.balance);
       const older = h.client.billing.getUsage();

@@ -14,7 +14,10 @@ export function figuresDir(): string {
 export function recordFigures(name: string, figures: Readonly<Record<string, number | string>>): void {
   const dir = figuresDir();
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ ...figures, recordedAt: new Date().toISOString() }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, `${name}.json`),
+    `${JSON.stringify({ ...figures, recordedAt: new Date().toISOString() }, null, 2)}\n`,
+  );
   const line = Object.entries(figures)
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');

@@ -24,5 +24,5 @@ export class JumpyScheduler implements SchedulerLike {
     this.clock.advanceBy(ms);
   }
 
-  readonly schedule: SchedulerLike['schedule'] = (work, delay, state) => this.clock.schedule(work, delay, state);
+  readonly schedule: SchedulerLike['schedule'] = this.clock.schedule.bind(this.clock) as SchedulerLike['schedule'];
 }

@@ -1,9 +1,24 @@
 import { Readable } from 'node:stream';
+import crossFetch from 'cross-fetch';
 import nock from 'nock';
 import { FaultQueue } from '../../lib/testing/faults';
 import { ReferenceState } from '../../lib/testing/reference-state';
-import type { ChargeRecord, Fault, ReferenceUser, ReferenceUserPatch, ReferenceUserSnapshot } from '../../lib/testing/types';
+import type {
+  ChargeRecord,
+  Fault,
+  ReferenceUser,
+  ReferenceUserPatch,
+  ReferenceUserSnapshot,
+} from '../../lib/testing/types';
+import type { FetchLike } from '../../lib/types';
 import { answerCall, type WireAnswer } from './wire-answer';
+
+/** cross-fetch, turning an answer marked as a reset into the error a reset socket gives. */
+export const nockFetch: FetchLike = async (input, init) => {
+  const response = await crossFetch(input, init);
+  if (response.headers.get(RESET_HEADER) === null) return response;
+  throw Object.assign(new TypeError(`request to ${input} failed, reason: socket hang up`), { code: 'ECONNRESET' });
+};
 
 /** What the fault matrix needs of a backend; the reference backend has it too. */
 export interface BackendUnderTest {
@@ -20,8 +35,12 @@ type NockReply = [number, string | Readable, Record<string, string>];
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
-function reset(): Error {
-  return Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+// A reset is marked in the answer and raised by `nockFetch`: nock's mock
+// socket can emit a thrown reset on a socket nobody listens to any more.
+const RESET_HEADER = 'x-nock-reset';
+
+function reset(): NockReply {
+  return [599, '', { [RESET_HEADER]: '1' }];
 }
 
 // The start of a body, then silence: the client's timeout must cover the body.
@@ -40,10 +59,10 @@ async function withFault(fault: Fault | undefined, handle: () => WireAnswer): Pr
     case undefined:
       return asReply(handle());
     case 'drop':
-      throw reset();
+      return reset();
     case 'dropAfterApply':
       handle();
-      throw reset();
+      return reset();
     case 'status': {
       const headers: Record<string, string> = { ...JSON_TYPE, Date: new Date().toUTCString() };
       if (fault.retryAfter !== undefined) headers['Retry-After'] = fault.retryAfter;
@@ -66,12 +85,12 @@ async function withFault(fault: Fault | undefined, handle: () => WireAnswer): Pr
 export function startNockBackend(url: string, users: readonly ReferenceUser[] = []): BackendUnderTest {
   const state = new ReferenceState(users);
   const faults = new FaultQueue();
-  const reply = function (this: { req: { method: string; headers: Record<string, string | undefined> } }, uri: string, body: unknown) {
+  const reply = function (this: nock.ReplyFnContext, uri: string, body: unknown) {
     const parsed = new URL(uri, url);
     const fault = faults.take(parsed.pathname);
     return withFault(fault, () =>
       answerCall(state, {
-        method: this.req.method,
+        method: this.req.method ?? 'GET',
         path: parsed.pathname,
         query: parsed.searchParams,
         authorization: this.req.headers['authorization'],

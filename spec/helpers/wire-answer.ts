@@ -16,7 +16,10 @@ export interface WireAnswer {
   readonly body: Envelope;
 }
 
-const error = (status: number, message: string): WireAnswer => ({ status, body: { code: status, message, data: null } });
+const error = (status: number, message: string): WireAnswer => ({
+  status,
+  body: { code: status, message, data: null },
+});
 const ok = (data: Record<string, unknown>): WireAnswer => ({ status: 200, body: { code: 0, message: 'ok', data } });
 
 function bearer(header: string | undefined): string | undefined {
@@ -51,7 +54,8 @@ export function answerCall(state: ReferenceState, call: WireCall): WireAnswer {
     if (!known) return error(401, 'unauthenticated');
     const modules = call.query.getAll('module');
     const module = modules[0];
-    if (modules.length !== 1 || module === undefined || !module.startsWith('generator_')) return error(400, 'bad module');
+    if (modules.length !== 1 || module === undefined || !module.startsWith('generator_'))
+      return error(400, 'bad module');
     return ok(state.freeTrialCount(token, module));
   }
   if (call.method === 'POST' && call.path === REFERENCE_PATHS.consume) {

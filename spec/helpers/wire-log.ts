@@ -45,6 +45,26 @@ export function loggingFetch(inner: FetchLike, scheduler: SchedulerLike): { fetc
  */
 export class ResponseGate {
   private readonly queued = new Map<string, Array<{ release: Promise<void> | null; arrived: () => void }>>();
+  private readonly stalls = new Map<string, number>();
+  private waiting = 0;
+
+  /**
+   * Exchanges stalled on purpose (a lost answer, an expected stalled body):
+   * a driver can move virtual time past them at once instead of waiting.
+   */
+  parked(): number {
+    return this.waiting;
+  }
+
+  /** The next answer to `path` is expected to stall in its body (a backend `stall` fault). */
+  expectStall(path: string): void {
+    this.stalls.set(path, (this.stalls.get(path) ?? 0) + 1);
+  }
+
+  private park<T>(promise: Promise<T>): Promise<T> {
+    this.waiting += 1;
+    return promise.finally(() => (this.waiting -= 1));
+  }
 
   /** The next answer to `path` waits for `release()`; `arrived` resolves once the backend has answered it. */
   hold(path: string): { readonly arrived: Promise<void>; readonly release: () => void } {
@@ -67,18 +87,26 @@ export class ResponseGate {
 
   wrap(inner: FetchLike): FetchLike {
     return async (input, init = {}) => {
-      const entry = this.queued.get(new URL(input).pathname)?.shift();
+      const path = new URL(input).pathname;
+      const entry = this.queued.get(path)?.shift();
+      const stalls = this.stalls.get(path) ?? 0;
+      if (stalls > 0) this.stalls.set(path, stalls - 1);
       const response = await inner(input, init);
+      if (stalls > 0) {
+        const text = () => this.park(response.text());
+        return { status: response.status, headers: response.headers, text } as Response;
+      }
       if (entry === undefined) return response;
       const text = await response.text();
       entry.arrived();
-      await new Promise<void>((resolve, reject) => {
+      const wait = new Promise<void>((resolve, reject) => {
         const signal = init.signal;
         const onAbort = () => reject(Object.assign(new Error('The operation was aborted'), { name: 'AbortError' }));
         if (signal?.aborted) return onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         void entry.release?.then(resolve);
       });
+      await (entry.release === null ? this.park(wait) : wait);
       const headers: Record<string, string> = {};
       for (const name of ['retry-after', 'date', 'content-type']) {
         const value = response.headers.get(name);

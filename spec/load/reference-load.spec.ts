@@ -59,47 +59,58 @@ async function session(index: number, tally: Map<string, Tally>): Promise<void> 
 }
 
 describe('load on one reference backend over loopback', () => {
-  it(`${CLIENTS} clients x ${CONSUMES} consumes at once: charges equal successes, no balance below zero, no 5xx`, async () => {
-    const tally = new Map<string, Tally>(Array.from({ length: USERS }, (_, u) => [`load-${u}`, { ok: 0, insufficient: 0, other: [] }]));
-    const started = performance.now();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`load did not finish within ${DEADLINE_MS} ms`)), DEADLINE_MS);
-    });
-    try {
-      await Promise.race([Promise.all(Array.from({ length: CLIENTS }, (_, index) => session(index, tally))), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-    const elapsedMs = Math.round(performance.now() - started);
+  it(
+    `${CLIENTS} clients x ${CONSUMES} consumes at once: charges equal successes, no balance below zero, no 5xx`,
+    async () => {
+      const tally = new Map<string, Tally>(
+        Array.from({ length: USERS }, (_, u) => [`load-${u}`, { ok: 0, insufficient: 0, other: [] }]),
+      );
+      const started = performance.now();
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`load did not finish within ${DEADLINE_MS} ms`)), DEADLINE_MS);
+      });
+      try {
+        await Promise.race([
+          Promise.all(Array.from({ length: CLIENTS }, (_, index) => session(index, tally))),
+          deadline,
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+      const elapsedMs = Math.round(performance.now() - started);
 
-    const charges = backend.charges();
-    const requests = backend.requests();
-    for (const [token, counts] of tally) {
-      expect(counts.other).toEqual([]);
-      expect(counts.ok + counts.insufficient).toBe((CLIENTS / USERS) * CONSUMES);
-      const mine = charges.filter((charge) => charge.token === token);
-      // Every success is exactly one charge, and no charge lacks a success.
-      expect(mine).toHaveLength(counts.ok);
-      expect(new Set(mine.map((charge) => charge.externalId)).size).toBe(mine.length);
-      const state = backend.getUser(token, 'generator_poster');
-      const free = mine.filter((charge) => charge.kind === 'free').length;
-      const credits = mine.filter((charge) => charge.kind === 'credits').reduce((sum, charge) => sum + charge.amount, 0);
-      // No lost update: the state is the start minus exactly what was charged.
-      expect(state.freeRemaining).toBe(20 - free);
-      expect(state.creditsBalance).toBe(150 - credits);
-      expect(state.creditsBalance).toBeGreaterThanOrEqual(0);
-      expect(counts.ok).toBe(170);
-    }
-    expect(requests.filter((request) => (request.status ?? 0) >= 500)).toEqual([]);
-    expect(requests.every((request) => request.status === 200)).toBe(true);
-    recordFigures('load', {
-      clients: CLIENTS,
-      consumes: CLIENTS * CONSUMES,
-      charges: charges.length,
-      requests: requests.length,
-      http5xx: requests.filter((request) => (request.status ?? 0) >= 500).length,
-      elapsedMs,
-    });
-  }, DEADLINE_MS + 10_000);
+      const charges = backend.charges();
+      const requests = backend.requests();
+      for (const [token, counts] of tally) {
+        expect(counts.other).toEqual([]);
+        expect(counts.ok + counts.insufficient).toBe((CLIENTS / USERS) * CONSUMES);
+        const mine = charges.filter((charge) => charge.token === token);
+        // Every success is exactly one charge, and no charge lacks a success.
+        expect(mine).toHaveLength(counts.ok);
+        expect(new Set(mine.map((charge) => charge.externalId)).size).toBe(mine.length);
+        const state = backend.getUser(token, 'generator_poster');
+        const free = mine.filter((charge) => charge.kind === 'free').length;
+        const credits = mine
+          .filter((charge) => charge.kind === 'credits')
+          .reduce((sum, charge) => sum + charge.amount, 0);
+        // No lost update: the state is the start minus exactly what was charged.
+        expect(state.freeRemaining).toBe(20 - free);
+        expect(state.creditsBalance).toBe(150 - credits);
+        expect(state.creditsBalance).toBeGreaterThanOrEqual(0);
+        expect(counts.ok).toBe(170);
+      }
+      expect(requests.filter((request) => (request.status ?? 0) >= 500)).toEqual([]);
+      expect(requests.every((request) => request.status === 200)).toBe(true);
+      recordFigures('load', {
+        clients: CLIENTS,
+        consumes: CLIENTS * CONSUMES,
+        charges: charges.length,
+        requests: requests.length,
+        http5xx: requests.filter((request) => (request.status ?? 0) >= 500).length,
+        elapsedMs,
+      });
+    },
+    DEADLINE_MS + 10_000,
+  );
 });

@@ -32,7 +32,9 @@ afterAll(() => {
 
 describe('the client against a model (fast-check commands, reference backend)', () => {
   it(`agrees with the model after every command (${RUNS} runs, seed ${SEED})`, async () => {
-    process.stdout.write(`[model] MODEL_RUNS=${RUNS} MODEL_SEED=${SEED}${PATH === undefined ? '' : ` MODEL_PATH=${PATH}`}\n`);
+    process.stdout.write(
+      `[model] MODEL_RUNS=${RUNS} MODEL_SEED=${SEED}${PATH === undefined ? '' : ` MODEL_PATH=${PATH}`}\n`,
+    );
     await fc.assert(
       fc.asyncProperty(initialQuota, commandArbitrary, async (initial, commands) => {
         runs += 1;

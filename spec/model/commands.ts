@@ -78,12 +78,13 @@ class Consume implements Command {
     } else if (post.value.code === 20101) {
       if (client.quota !== null) client.quota.freeRemaining = 0;
       expectError(settled, 'insufficient_credits', { externalId: id, backendCode: 20101 });
-    } else {
+    } else if (post.value.code === 0) {
       const { freeRemaining, isCredit } = post.value;
       client.freePeriodEnd = (posts.at(-1) as number) + FREE_PERIOD_MS;
       if (client.quota !== null) {
         client.quota.freeRemaining = freeRemaining;
-        if (isCredit) client.quota.creditsBalance = Math.max(0, client.quota.creditsBalance - client.quota.creditsPerUse);
+        if (isCredit)
+          client.quota.creditsBalance = Math.max(0, client.quota.creditsBalance - client.quota.creditsPerUse);
       }
       if (isCredit) {
         const refresh = refreshBalance(model);
@@ -129,7 +130,10 @@ class Advance implements Command {
 }
 
 class BackendChange implements Command {
-  constructor(readonly change: 'topUp' | 'blacklist' | 'unblacklist' | 'quotaReset', readonly amount = 0) {}
+  constructor(
+    readonly change: 'topUp' | 'blacklist' | 'unblacklist' | 'quotaReset',
+    readonly amount = 0,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     stats.commands += 1;
@@ -152,7 +156,11 @@ const FAULTS: Record<ModelFault, Parameters<Real['backend']['failNext']>[2]> = {
 };
 
 class InjectFault implements Command {
-  constructor(readonly path: string, readonly fault: ModelFault, readonly n: number) {}
+  constructor(
+    readonly path: string,
+    readonly fault: ModelFault,
+    readonly n: number,
+  ) {}
   // The two GETs of getUsage go out together: faults on both at once would make
   // the request count depend on which answer lands first.
   check = (model: Readonly<Model>) => {
@@ -162,7 +170,10 @@ class InjectFault implements Command {
   async run(model: Model, real: Real): Promise<void> {
     stats.commands += 1;
     real.backend.failNext(this.path, this.n, FAULTS[this.fault]);
-    model.faults.set(this.path, [...(model.faults.get(this.path) ?? []), ...repeat(this.n, { path: '' }).map(() => this.fault)]);
+    model.faults.set(this.path, [
+      ...(model.faults.get(this.path) ?? []),
+      ...repeat(this.n, { path: '' }).map(() => this.fault),
+    ]);
     compare(model, real, real.sent.length, real.clock.now(), []);
   }
   toString = () => `failNext(${this.path}, ${this.n}, ${this.fault})`;

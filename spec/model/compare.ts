@@ -43,7 +43,13 @@ export function attemptTimes(sent: readonly SentRequest[], path: string): number
 }
 
 /** Requests sent since `from`, the clock, the charges, the backend and the cache, all against the model. */
-export function compare(model: Model, real: Real, from: number, startedAt: number, predicted: readonly Predicted[]): void {
+export function compare(
+  model: Model,
+  real: Real,
+  from: number,
+  startedAt: number,
+  predicted: readonly Predicted[],
+): void {
   stats.comparisons += 1;
   const sent = real.sent.slice(from);
   expect(sent.map(key).sort()).toEqual(predicted.map(key).sort());

@@ -39,8 +39,7 @@ export const ATTEMPTS = 3;
 
 /** The backend's answer to a consume, applying it (the reference backend's rules). */
 export type ConsumeAnswer =
-  | { readonly code: 0; readonly freeRemaining: number; readonly isCredit: boolean }
-  | { readonly code: 20101 | 20102 };
+  { readonly code: 0; readonly freeRemaining: number; readonly isCredit: boolean } | { readonly code: 20101 | 20102 };
 
 export function backendConsume(backend: BackendModel, externalId: string): ConsumeAnswer {
   const first = backend.applied.get(externalId);

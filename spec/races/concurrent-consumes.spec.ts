@@ -11,7 +11,9 @@ const RUNS = Number(process.env['RACE_RUNS'] ?? 200);
 const TOKEN = 'race-user';
 const MODULE = 'generator_poster';
 
-type Op = { readonly tab: number; readonly kind: 'consume'; readonly id: string | undefined } | { readonly tab: number; readonly kind: 'getUsage' | 'refresh' };
+type Op =
+  | { readonly tab: number; readonly kind: 'consume'; readonly id: string | undefined }
+  | { readonly tab: number; readonly kind: 'getUsage' | 'refresh' };
 
 const opArbitrary = (tabs: number): fc.Arbitrary<Op> =>
   fc.oneof(
@@ -40,7 +42,7 @@ afterAll(() => recordFigures('races', figures));
 async function settleAll<T>(s: fc.Scheduler, promises: Array<Promise<T>>): Promise<T[]> {
   let done = 0;
   promises.forEach((promise) => void promise.finally(() => (done += 1)).catch(() => undefined));
-  for (let idle = 0; done < promises.length; ) {
+  for (let idle = 0; done < promises.length;) {
     await new Promise((resolve) => setImmediate(resolve));
     if (s.count() === 0) {
       idle += 1;
@@ -56,7 +58,8 @@ async function settleAll<T>(s: fc.Scheduler, promises: Array<Promise<T>>): Promi
 function call(client: Client, op: Op): Promise<unknown> {
   if (op.kind === 'getUsage') return client.billing.getUsage();
   if (op.kind === 'refresh') return client.billing.refreshCredits();
-  return client.billing.consume(op.id === undefined ? {} : { externalId: op.id });
+  const id = op.kind === 'consume' ? op.id : undefined;
+  return client.billing.consume(id === undefined ? {} : { externalId: id });
 }
 
 describe('races under fc.scheduler()', () => {
@@ -65,7 +68,13 @@ describe('races under fc.scheduler()', () => {
       fc.asyncProperty(fc.scheduler(), scenario, async (s, plan) => {
         figures.interleavings += 1;
         const state = new ReferenceState([
-          { token: TOKEN, freeRemaining: plan.free, freeTotal: plan.free, creditsPerUse: plan.price, creditsBalance: plan.balance },
+          {
+            token: TOKEN,
+            freeRemaining: plan.free,
+            freeTotal: plan.free,
+            creditsPerUse: plan.price,
+            creditsBalance: plan.balance,
+          },
         ]);
         const handled: Handled[] = [];
         const clients = Array.from({ length: plan.tabs }, (_, tab) =>
@@ -78,7 +87,12 @@ describe('races under fc.scheduler()', () => {
           }),
         );
         try {
-          const pending = plan.ops.map((op) => call(clients[op.tab] as Client, op).then((ok) => ({ op, ok }), (error: unknown) => ({ op, error })));
+          const pending = plan.ops.map((op) =>
+            call(clients[op.tab] as Client, op).then(
+              (ok) => ({ op, ok }),
+              (error: unknown) => ({ op, error }),
+            ),
+          );
           const outcomes = await settleAll(s, pending);
           const charges = state.charges();
           figures.consumes += plan.ops.filter((op) => op.kind === 'consume').length;
@@ -89,7 +103,9 @@ describe('races under fc.scheduler()', () => {
           figures.doubleCharges += chargedIds.length - new Set(chargedIds).size;
           expect(new Set(chargedIds).size).toBe(chargedIds.length);
           // Charges equal the consumes the backend accepted (code 0, replays included), by id.
-          const accepted = new Set(handled.filter((h) => h.path === P.consume && h.code === 0).map((h) => h.externalId));
+          const accepted = new Set(
+            handled.filter((h) => h.path === P.consume && h.code === 0).map((h) => h.externalId),
+          );
           expect(new Set(chargedIds)).toEqual(accepted);
           // Nothing lost, nothing below zero.
           const user = state.snapshot(TOKEN, MODULE);
@@ -105,7 +121,10 @@ describe('races under fc.scheduler()', () => {
           }
 
           // The caches converge on the backend after the next getUsage().
-          const refreshed = await settleAll(s, clients.map((client) => client.billing.getUsage()));
+          const refreshed = await settleAll(
+            s,
+            clients.map((client) => client.billing.getUsage()),
+          );
           for (const usage of refreshed) {
             expect(usage).toMatchObject({ freeRemaining: user.freeRemaining, creditsBalance: user.creditsBalance });
           }

@@ -19,7 +19,10 @@ const echoScenarios: readonly Scenario[] = [
       [
         P.consume,
         1,
-        { kind: 'malformed', body: JSON.stringify({ code: 30002, message: `bad Bearer ${TOKEN} / ${CANARY}`, data: null }) },
+        {
+          kind: 'malformed',
+          body: JSON.stringify({ code: 30002, message: `bad Bearer ${TOKEN} / ${CANARY}`, data: null }),
+        },
       ],
     ],
     expect: {
@@ -34,7 +37,9 @@ const echoScenarios: readonly Scenario[] = [
     name: 'getUsage: a 401 body quotes the token',
     id: 'usage-echo-401',
     behaviour: 'rejects http 401; the body is not carried',
-    faults: () => [[P.balance, 1, { kind: 'malformed', status: 401, body: `{"code":401,"message":"who is ${TOKEN}?"}` }]],
+    faults: () => [
+      [P.balance, 1, { kind: 'malformed', status: 401, body: `{"code":401,"message":"who is ${TOKEN}?"}` }],
+    ],
     act: async ({ h }) => outcomeOf(h.run(h.client.billing.getUsage())),
     expect: {
       outcome: { rejects: { code: 'http', status: 401 } },
@@ -91,7 +96,9 @@ describe('credentials outside the fault matrix', () => {
     });
     const outcome = await outcomeOf(client.billing.consume({ externalId: 'op-headers-throw' }));
     client.billing.dispose();
-    expect(outcome).toEqual({ error: expect.objectContaining({ code: 'invalid_argument', externalId: 'op-headers-throw' }) });
+    expect(outcome).toEqual({
+      error: expect.objectContaining({ code: 'invalid_argument', externalId: 'op-headers-throw' }),
+    });
     const seen = renderings(outcome);
     haystack.push(...seen);
     expect(seen.filter((text) => text.includes(CANARY))).toEqual([]);

@@ -33,9 +33,12 @@ describe('baseUrl is refused at createClient', () => {
     expect(calls()).toBe(0);
   });
 
-  it.each([['http://127.0.0.1:8080'], ['https://api.example.com/gateway/'], ['HTTPS://API.EXAMPLE.COM']])('accepts %s', (baseUrl) => {
-    expect(() => createClient({ baseUrl, appKey: 'poster' }).billing.dispose()).not.toThrow();
-  });
+  it.each([['http://127.0.0.1:8080'], ['https://api.example.com/gateway/'], ['HTTPS://API.EXAMPLE.COM']])(
+    'accepts %s',
+    (baseUrl) => {
+      expect(() => createClient({ baseUrl, appKey: 'poster' }).billing.dispose()).not.toThrow();
+    },
+  );
 });
 
 describe('externalId is refused before any request', () => {
@@ -52,7 +55,9 @@ describe('externalId is refused before any request', () => {
   ])('when %s', async (_, externalId) => {
     const { fetch, calls } = spyFetch();
     const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', fetch });
-    await expect(client.billing.consume({ externalId: externalId as string })).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(client.billing.consume({ externalId: externalId as string })).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
     expect(calls()).toBe(0);
     expect(client.billing.getCachedUsage()).toBeNull();
     client.billing.dispose();
@@ -68,16 +73,18 @@ describe('externalId is refused before any request', () => {
 });
 
 describe('appKey', () => {
-  it.each([['a lone high surrogate', 'poster\uD800'], ['a lone low surrogate', '\uDC00poster']])(
-    'is refused at createClient with %s, which could not be URL-encoded',
-    (_, appKey) => {
-      expect(() => createClient({ baseUrl: 'https://api.example.com', appKey })).toThrow(
-        expect.objectContaining({ code: 'invalid_argument' }),
-      );
-    },
-  );
+  it.each([
+    ['a lone high surrogate', 'poster\uD800'],
+    ['a lone low surrogate', '\uDC00poster'],
+  ])('is refused at createClient with %s, which could not be URL-encoded', (_, appKey) => {
+    expect(() => createClient({ baseUrl: 'https://api.example.com', appKey })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+  });
 
   it('accepts a surrogate pair', () => {
-    expect(() => createClient({ baseUrl: 'https://api.example.com', appKey: 'poster🙂' }).billing.dispose()).not.toThrow();
+    expect(() =>
+      createClient({ baseUrl: 'https://api.example.com', appKey: 'poster🙂' }).billing.dispose(),
+    ).not.toThrow();
   });
 });

@@ -4,7 +4,15 @@ afterEach(cleanup);
 
 const COUNT_DATA = '"is_enabled":true,"free_remaining":2,"free_total":5,"credits_per_use":3';
 const POLLUTERS = '"__proto__":{"polluted":"yes","code":0},"constructor":{"prototype":{"polluted":"yes"}}';
-const USAGE_KEYS = ['creditsBalance', 'creditsPerUse', 'freePeriodRemaining', 'freeRemaining', 'freeTotal', 'inFreePeriod', 'isEnabled'];
+const USAGE_KEYS = [
+  'creditsBalance',
+  'creditsPerUse',
+  'freePeriodRemaining',
+  'freeRemaining',
+  'freeTotal',
+  'inFreePeriod',
+  'isEnabled',
+];
 
 function assertNothingPolluted(): void {
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
@@ -25,15 +33,27 @@ describe('response bodies with __proto__ and constructor keys', () => {
   });
 
   it.each([
-    ['an envelope whose fields sit only in __proto__', '{"__proto__":{"code":0,"message":"ok","data":{"free_remaining":1,"is_credit":false}}}'],
-    ['data whose fields sit only in __proto__', '{"code":0,"message":"ok","data":{"__proto__":{"free_remaining":1,"is_credit":false}}}'],
-    ['data whose fields sit only in constructor.prototype', '{"code":0,"message":"ok","data":{"constructor":{"prototype":{"free_remaining":1,"is_credit":false}}}}'],
+    [
+      'an envelope whose fields sit only in __proto__',
+      '{"__proto__":{"code":0,"message":"ok","data":{"free_remaining":1,"is_credit":false}}}',
+    ],
+    [
+      'data whose fields sit only in __proto__',
+      '{"code":0,"message":"ok","data":{"__proto__":{"free_remaining":1,"is_credit":false}}}',
+    ],
+    [
+      'data whose fields sit only in constructor.prototype',
+      '{"code":0,"message":"ok","data":{"constructor":{"prototype":{"free_remaining":1,"is_credit":false}}}}',
+    ],
   ])('a consume answered with %s is rejected as decode, charging nothing locally', async (_, body) => {
     const { client, backend } = fixture();
     await client.billing.getUsage();
     const before = client.billing.getCachedUsage();
     backend.script(PATH.consume, { body });
-    await expect(client.billing.consume({ externalId: 'proto-1' })).rejects.toMatchObject({ code: 'decode', externalId: 'proto-1' });
+    await expect(client.billing.consume({ externalId: 'proto-1' })).rejects.toMatchObject({
+      code: 'decode',
+      externalId: 'proto-1',
+    });
     expect(client.billing.getCachedUsage()).toEqual(before);
     expect(client.billing.check().reason).toBe('free_count');
     assertNothingPolluted();

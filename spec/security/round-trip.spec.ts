@@ -6,7 +6,30 @@ import { recordFigures } from '../helpers/figures';
 
 const TOKEN = 'round-trip-token';
 // Pieces that break naive URL or path handling, plus multi-byte text.
-const PIECES = ['&', '#', '=', '%', '%20', '+', '?', ' ', '../', '/', '\\', 'é', '日本', '🙂', 'ß', 'a', 'Z', '0', '-', '_', '"', "'"];
+const PIECES = [
+  '&',
+  '#',
+  '=',
+  '%',
+  '%20',
+  '+',
+  '?',
+  ' ',
+  '../',
+  '/',
+  '\\',
+  'é',
+  '日本',
+  '🙂',
+  'ß',
+  'a',
+  'Z',
+  '0',
+  '-',
+  '_',
+  '"',
+  "'",
+];
 const text = (max: number) =>
   fc
     .array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 24 })
@@ -44,7 +67,12 @@ describe('appKey and externalId round-trip exactly', () => {
         expect(post?.body).toEqual({ module: `generator_${appKey}`, external_id: externalId });
         expect(backend.charges().at(-1)).toMatchObject({ module: `generator_${appKey}`, externalId });
         // Nothing was read as a path: every request hit one of the three calls.
-        expect(backend.requests().map((request) => request.path).sort()).toEqual([P.freeTrialCount, P.balance, P.consume].sort());
+        expect(
+          backend
+            .requests()
+            .map((request) => request.path)
+            .sort(),
+        ).toEqual([P.freeTrialCount, P.balance, P.consume].sort());
       }),
       { numRuns: 60 },
     );
