@@ -58,7 +58,7 @@ export async function runAll(root: string, log: (line: string) => void): Promise
   rows.push(
     {
       section: 'size',
-      figure: 'own code, min+gz',
+      figure: "own code an app imports, min+gz",
       value: size.own.gzipped,
       unit: 'B',
       goal: `<= ${SIZE_GOALS.own} B`,
@@ -76,6 +76,14 @@ export async function runAll(root: string, log: (line: string) => void): Promise
       section: 'size',
       figure: 'own + rxjs + uuid + cross-fetch, min+gz',
       value: size.totalWithDeps.gzipped,
+      unit: 'B',
+      goal: '(reported)',
+      met: null,
+    },
+    {
+      section: 'size',
+      figure: 'whole barrel (tabSync, reloadSafe too), min+gz',
+      value: size.everything.gzipped,
       unit: 'B',
       goal: '(reported)',
       met: null,

@@ -6,31 +6,19 @@ import { defaultFetch } from './transport/http';
 import { defaultRetryPolicy, type RetryPolicy } from './transport/retry-policy';
 import type { BillingModule, Client, ClientOptions } from './types';
 import { BillingError } from './errors';
-import type { EngineExtensions, EnginePlugin } from './engine/extensions';
-import { createPersistence } from './persist';
-import { createTabSync } from './sync';
+import type { EngineExtensions } from './engine/extensions';
 import type { ResolvedOptions } from './options';
 import type { SchedulerLike } from 'rxjs';
 
-// The opt-in features, wired only when asked for: without them the engine is exactly the core.
+// The opt-in features bring their own code; without them the engine is exactly the core.
 function extensionsFor(resolved: ResolvedOptions, scheduler: SchedulerLike): EngineExtensions {
-  const plugins: EnginePlugin[] = [];
-  let extensions: EngineExtensions = {};
-  if (resolved.storage !== undefined) {
-    const persistence = createPersistence(resolved.storage, resolved.scope);
-    plugins.push(persistence.plugin);
-    extensions = { journal: persistence.journal };
-  }
-  if (resolved.sync !== undefined) {
-    // Every attempt may take timeoutMs, and each backoff waits at most 8 s (30 s with Retry-After).
-    const holdCapMs = resolved.timeoutMs * (resolved.retries + 1) + 30_000 * resolved.retries + 1_000;
-    const sync = createTabSync(resolved.scope, resolved.sync.locks, { scheduler, holdCapMs, wallNow: Date.now });
-    if (sync !== null) {
-      plugins.push(sync.plugin);
-      extensions = { ...extensions, exclusive: sync.exclusive };
-    }
-  }
-  return { ...extensions, plugins };
+  const setup = { scope: resolved.scope, scheduler, timeoutMs: resolved.timeoutMs, retries: resolved.retries };
+  const installed = [resolved.storage, resolved.sync].map((feature) => feature?.install(setup) ?? {});
+  return {
+    ...installed[0],
+    ...installed[1],
+    plugins: installed.flatMap((extensions) => extensions.plugins ?? []),
+  };
 }
 
 /**

@@ -34,16 +34,15 @@ export interface LocksLike {
 }
 
 /**
- * The `sync` option in full; `'broadcast'` is short for `{ mode: 'broadcast' }`.
+ * Options of `tabSync()`.
  *
  * @example
  * ```ts
  * // Force the BroadcastChannel claim protocol even where Web Locks exist.
- * const sync: SyncOptions = { mode: 'broadcast', locks: null };
+ * const sync = tabSync({ locks: null } satisfies SyncOptions);
  * ```
  */
 export interface SyncOptions {
-  readonly mode: 'broadcast';
   /** The lock manager; `navigator.locks` when omitted, `null` for the claim protocol without locks. */
   readonly locks?: LocksLike | null;
 }

@@ -1,6 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import { BillingError } from './errors';
-import type { ClientOptions, FetchLike, HeadersOption, LocksLike, StorageLike } from './types';
+import type { BillingFeature } from './engine/extensions';
+import type { ClientOptions, FetchLike, HeadersOption } from './types';
 
 /** Options after validation and defaults. */
 export interface ResolvedOptions {
@@ -11,9 +12,8 @@ export interface ResolvedOptions {
   readonly scheduler: SchedulerLike | undefined;
   readonly timeoutMs: number;
   readonly retries: number;
-  readonly storage: StorageLike | undefined;
-  /** Present when tab sync is on; `locks` undefined means "use navigator.locks where present". */
-  readonly sync: { readonly locks: LocksLike | null | undefined } | undefined;
+  readonly storage: BillingFeature<'storage'> | undefined;
+  readonly sync: BillingFeature<'sync'> | undefined;
   readonly scope: string;
 }
 
@@ -65,30 +65,15 @@ function checkNumber(value: unknown, name: string, fallback: number, min: number
   return value;
 }
 
-function hasMethods(value: unknown, names: readonly string[]): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Record<string, unknown>;
-  return names.every((name) => typeof record[name] === 'function');
-}
-
-function checkStorage(storage: unknown): StorageLike | undefined {
-  if (storage === undefined) return undefined;
-  if (!hasMethods(storage, ['getItem', 'setItem', 'removeItem']))
-    invalid('storage must have getItem, setItem and removeItem');
-  return storage as StorageLike;
-}
-
-function checkSync(sync: unknown): ResolvedOptions['sync'] {
-  if (sync === undefined) return undefined;
-  if (sync === 'broadcast') return { locks: undefined };
-  const candidate = sync as { mode?: unknown; locks?: unknown } | null;
-  if (typeof candidate !== 'object' || candidate === null || candidate.mode !== 'broadcast') {
-    invalid("sync must be 'broadcast' or { mode: 'broadcast', locks? }");
-  }
-  const { locks } = candidate;
-  if (locks !== undefined && locks !== null && !hasMethods(locks, ['request']))
-    invalid('sync.locks must have request()');
-  return { locks: locks as LocksLike | null | undefined };
+function checkFeature<Kind extends 'sync' | 'storage'>(
+  value: unknown,
+  kind: Kind,
+  factory: string,
+): BillingFeature<Kind> | undefined {
+  if (value === undefined) return undefined;
+  const feature = value as Partial<BillingFeature> | null;
+  if (feature?.kind !== kind || typeof feature.install !== 'function') invalid(`${kind} must be made by ${factory}`);
+  return value as BillingFeature<Kind>;
 }
 
 function checkScope(scope: unknown, appKey: string): string {
@@ -113,8 +98,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     scheduler: checkScheduler(options.scheduler),
     timeoutMs: checkNumber(options.timeoutMs, 'timeoutMs', 10_000, 1, 600_000),
     retries: checkNumber(options.retries, 'retries', 2, 0, 10),
-    storage: checkStorage(options.storage),
-    sync: checkSync(options.sync),
+    storage: checkFeature(options.storage, 'storage', 'reloadSafe(storage)'),
+    sync: checkFeature(options.sync, 'sync', 'tabSync()'),
     scope: checkScope(options.scope, appKey),
   };
 }

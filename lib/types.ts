@@ -1,5 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
-import type { RecoveredConsume, StorageLike, SyncOptions } from './feature-types';
+import type { BillingFeature } from './engine/extensions';
+import type { RecoveredConsume } from './feature-types';
 
 export type { LocksLike, RecoveredConsume, StorageLike, SyncOptions } from './feature-types';
 
@@ -146,9 +147,9 @@ export interface ClientOptions {
    * Keeps the free period and unanswered consumes across reloads (`sessionStorage`
    * is the usual choice: see docs/recipes/reload-safe.md). Off by default.
    */
-  readonly storage?: StorageLike;
-  /** Shares the free period and the latest usage between tabs of one origin. Off by default. */
-  readonly sync?: 'broadcast' | SyncOptions;
+  readonly storage?: BillingFeature<'storage'>;
+  /** Shares the free period and the latest usage between tabs of one origin (`tabSync()`). Off by default. */
+  readonly sync?: BillingFeature<'sync'>;
   /**
    * Names the storage keys and the tab channel; `generator_<appKey>` by default.
    * Set it per user (e.g. to the user id) where several users share one browser.

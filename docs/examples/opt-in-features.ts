@@ -1,5 +1,5 @@
 // The opt-in features of 0.2.0 as a user writes them (see CHANGELOG.md), type-checked.
-import { createClient } from '../../lib';
+import { createClient, reloadSafe, tabSync } from '../../lib';
 import { useBillingCheck, useFreePeriodRemaining, useUsage } from '../../lib/react';
 
 declare function resumeExport(externalId: string): void;
@@ -9,8 +9,8 @@ declare const userId: string;
 export const client = createClient({
   baseUrl: 'https://api.example.com',
   appKey: 'poster',
-  storage: sessionStorage,
-  sync: 'broadcast',
+  storage: reloadSafe(sessionStorage),
+  sync: tabSync(),
   scope: `poster:${userId}`,
 });
 

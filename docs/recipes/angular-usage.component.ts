@@ -3,7 +3,7 @@
 // subscribes and unsubscribes with the component; nothing to clean up.
 import { AsyncPipe } from '@angular/common';
 import { Component, Injectable, inject, type OnDestroy } from '@angular/core';
-import { createClient, isBillingError, type Client } from '../../lib';
+import { createClient, isBillingError, reloadSafe, tabSync, type Client } from '../../lib';
 
 /** One billing client for the app, disposed with the root injector. */
 @Injectable({ providedIn: 'root' })
@@ -12,8 +12,8 @@ export class BillingService implements OnDestroy {
     baseUrl: 'https://api.example.com',
     appKey: 'poster',
     headers: () => ({ Authorization: `Bearer ${sessionStorage.getItem('token') ?? ''}` }),
-    storage: sessionStorage,
-    sync: 'broadcast',
+    storage: reloadSafe(sessionStorage),
+    sync: tabSync(),
   });
 
   ngOnDestroy(): void {

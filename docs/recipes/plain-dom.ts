@@ -2,12 +2,12 @@
 // burst of clicks is one charge (the rest fall in the free period), and the
 // quota and countdown are bound to plain elements.
 import { fromEvent } from 'rxjs';
-import { consumeWith, createClient } from '../../lib';
+import { consumeWith, createClient, reloadSafe } from '../../lib';
 
 declare function runExport(): Promise<void>;
 
 export function mountBilling(root: HTMLElement): () => void {
-  const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', storage: sessionStorage });
+  const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', storage: reloadSafe(sessionStorage) });
   const button = root.querySelector<HTMLButtonElement>('button.export');
   const quota = root.querySelector<HTMLElement>('.quota');
   const countdown = root.querySelector<HTMLElement>('.countdown');

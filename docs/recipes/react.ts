@@ -4,11 +4,11 @@
 //   const usage = useUsage(billing);
 //   return <p>{usage ? `${usage.freeRemaining} free` : 'Loading…'}</p>;
 import { createElement as h, useEffect } from 'react';
-import { createClient, type BillingModule } from '../../lib';
+import { createClient, tabSync, type BillingModule } from '../../lib';
 import { useBillingCheck, useFreePeriodRemaining, useUsage } from '../../lib/react';
 
 // One client per app, created outside components so renders share it.
-export const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', sync: 'broadcast' });
+export const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', sync: tabSync() });
 
 export function QuotaBar({ billing }: { billing: BillingModule }) {
   const usage = useUsage(billing);

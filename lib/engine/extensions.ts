@@ -35,3 +35,27 @@ export interface EngineExtensions {
   readonly exclusive?: <T>(work$: Observable<T>) => Observable<T>;
   readonly journal?: ConsumeJournal;
 }
+
+/** What an opt-in feature learns of the client it is installed in. */
+export interface FeatureSetup {
+  /** Names storage keys and the tab channel. */
+  readonly scope: string;
+  readonly scheduler: SchedulerLike;
+  readonly timeoutMs: number;
+  readonly retries: number;
+}
+
+/**
+ * An opt-in feature, made by `tabSync()` or `reloadSafe()`. It carries its own
+ * code, so a bundle that never calls the factory never contains the feature.
+ *
+ * @example
+ * ```ts
+ * const feature: BillingFeature<'sync'> = tabSync();
+ * createClient({ baseUrl, appKey: 'poster', sync: feature });
+ * ```
+ */
+export interface BillingFeature<Kind extends 'sync' | 'storage' = 'sync' | 'storage'> {
+  readonly kind: Kind;
+  install(setup: FeatureSetup): EngineExtensions;
+}

@@ -1,5 +1,5 @@
-import type { EngineExtensions, EnginePlugin } from '../engine/extensions';
-import type { LocksLike } from '../types';
+import type { BillingFeature, EngineExtensions, EnginePlugin } from '../engine/extensions';
+import type { LocksLike, SyncOptions } from '../types';
 import { shareState } from './share-state';
 import { TabChannel } from './tab-channel';
 import { tabExclusive, type TabLockLimits } from './tab-lock';
@@ -31,5 +31,30 @@ export function createTabSync(
   return {
     plugin: shareState(channel, () => channel.close()),
     exclusive: tabExclusive(channel, `${name}:consume`, lockManager, limits),
+  };
+}
+
+/**
+ * Tab sync for the `sync` option: tabs of one origin share the free period and
+ * the latest usage over a BroadcastChannel, and consume one at a time across
+ * tabs (under a Web Lock where `navigator.locks` exists, else a claim protocol).
+ * Where the platform has no BroadcastChannel, each tab bills on its own.
+ *
+ * @example
+ * ```ts
+ * import { createClient, tabSync } from 'unified-billing';
+ *
+ * const client = createClient({ baseUrl, appKey: 'poster', sync: tabSync() });
+ * ```
+ */
+export function tabSync(options: SyncOptions = {}): BillingFeature<'sync'> {
+  return {
+    kind: 'sync',
+    install: ({ scope, scheduler, timeoutMs, retries }) => {
+      // Every attempt may take timeoutMs, and each backoff waits at most 8 s (30 s with Retry-After).
+      const holdCapMs = timeoutMs * (retries + 1) + 30_000 * retries + 1_000;
+      const sync = createTabSync(scope, options.locks, { scheduler, holdCapMs, wallNow: Date.now });
+      return sync === null ? {} : { plugins: [sync.plugin], exclusive: sync.exclusive };
+    },
   };
 }

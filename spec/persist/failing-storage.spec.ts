@@ -1,5 +1,6 @@
 import { firstValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
+import { reloadSafe } from '../../lib/persist';
 import type { Client } from '../../lib/types';
 import { BASE_URL } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
@@ -22,7 +23,7 @@ function client(storage: MemoryStorage, backend: FakeBackend, clock = new Virtua
     appKey: 'poster',
     fetch: backend.fetch,
     scheduler: clock,
-    storage,
+    storage: reloadSafe(storage),
     headers: { Authorization: 'Bearer secret-token' },
   });
   live.push(made);
@@ -71,7 +72,7 @@ describe('storage that throws', () => {
   });
 
   it('a storage without the three methods is refused at createClient', () => {
-    const make = () => createClient({ baseUrl: BASE_URL, appKey: 'poster', storage: { getItem: () => null } as never });
+    const make = () => createClient({ baseUrl: BASE_URL, appKey: 'poster', storage: reloadSafe({ getItem: () => null } as never) });
     expect(make).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
   });
 });

@@ -1,5 +1,6 @@
 import { firstValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
+import { reloadSafe } from '../../lib/persist';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
 import type { Client } from '../../lib/types';
 import { VirtualClock } from '../helpers/virtual-clock';
@@ -23,7 +24,7 @@ function page(storage: MemoryStorage): Client {
     appKey: 'poster',
     headers: { Authorization: 'Bearer t1' },
     scheduler: new VirtualClock(),
-    storage,
+    storage: reloadSafe(storage),
     retries: 0,
   });
   live.push(client);

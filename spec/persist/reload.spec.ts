@@ -1,5 +1,6 @@
 import { firstValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
+import { reloadSafe } from '../../lib/persist';
 import type { Client, RecoveredConsume } from '../../lib/types';
 import { BASE_URL, PATH } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
@@ -15,7 +16,7 @@ afterEach(() => {
 /** One page load: a client on its own fresh clock (monotonic clocks restart with the page). */
 function page(storage: MemoryStorage, backend: FakeBackend, fetch = backend.fetch) {
   const clock = new VirtualClock(Math.floor(Math.random() * 1_000_000));
-  const client = createClient({ baseUrl: BASE_URL, appKey: 'poster', fetch, scheduler: clock, storage });
+  const client = createClient({ baseUrl: BASE_URL, appKey: 'poster', fetch, scheduler: clock, storage: reloadSafe(storage) });
   live.push(client);
   return { client, clock };
 }
@@ -81,7 +82,7 @@ describe('storage: the free period across a reload', () => {
       appKey: 'poster',
       fetch: backend.fetch,
       scheduler: new VirtualClock(),
-      storage,
+      storage: reloadSafe(storage),
       scope: 'alice',
     });
     live.push(alice);
@@ -92,7 +93,7 @@ describe('storage: the free period across a reload', () => {
       appKey: 'poster',
       fetch: backend.fetch,
       scheduler: new VirtualClock(),
-      storage,
+      storage: reloadSafe(storage),
       scope: 'bob',
     });
     live.push(bob);
@@ -193,7 +194,7 @@ describe('storage: a consume cut by a reload', () => {
       appKey: 'poster',
       fetch: backend.fetch,
       scheduler: new VirtualClock(),
-      storage,
+      storage: reloadSafe(storage),
       retries: 0,
     });
     live.push(client);

@@ -1,3 +1,4 @@
+import { tabSync } from '../../lib/sync';
 import { firstValueFrom } from 'rxjs';
 import { PATH } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
@@ -58,8 +59,8 @@ describe("sync: 'broadcast' across tabs", () => {
   });
 
   it.each([
-    ['without Web Locks (claim protocol)', () => ({ sync: 'broadcast' as const })],
-    ['with Web Locks', () => ({ sync: { mode: 'broadcast' as const, locks: new FakeLocks() } })],
+    ['without Web Locks (claim protocol)', () => ({ sync: tabSync() })],
+    ['with Web Locks', () => ({ sync: tabSync({ locks: new FakeLocks() }) })],
   ])('two tabs clicking at once make one charge, %s', async (_label, options) => {
     const spy = spyChannel();
     const backend = new FakeBackend(quota());
@@ -83,7 +84,7 @@ describe("sync: 'broadcast' across tabs", () => {
   it('a tab that vanished without a word delays the next charge by one handover cap (1 s virtual), once', async () => {
     const spy = spyChannel();
     const backend = new FakeBackend(quota());
-    const a = tab(backend, { sync: { mode: 'broadcast', locks: new FakeLocks() } });
+    const a = tab(backend, { sync: tabSync({ locks: new FakeLocks() }) });
     // Looks like a tab (it says hello) but never answers a ping.
     spy.post({ v: 1, kind: 'hello', from: 'ghost' });
     await quiet(spy);
@@ -101,7 +102,7 @@ describe("sync: 'broadcast' across tabs", () => {
   it('Web Locks are used where given', async () => {
     const spy = spyChannel();
     const locks = new FakeLocks();
-    const a = tab(new FakeBackend(quota()), { sync: { mode: 'broadcast', locks } });
+    const a = tab(new FakeBackend(quota()), { sync: tabSync({ locks }) });
     const done: unknown[] = [];
     a.client.billing.consume().then((result) => done.push(result));
     await runTabs([a], spy, () => done.length === 1);

@@ -1,4 +1,5 @@
 import { createClient } from '../../lib/client';
+import { tabSync } from '../../lib/sync';
 import type { Client, ClientOptions, LocksLike } from '../../lib/types';
 import { BASE_URL } from '../helpers/client-fixture';
 import type { FakeBackend } from '../helpers/fake-backend';
@@ -22,7 +23,7 @@ export function tab(backend: FakeBackend, options: Partial<ClientOptions> = {}, 
     appKey: 'poster',
     fetch: backend.fetch,
     scheduler: clock,
-    sync: 'broadcast',
+    sync: tabSync(),
     ...options,
   });
   live.push(client);
