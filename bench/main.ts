@@ -58,7 +58,7 @@ export async function runAll(root: string, log: (line: string) => void): Promise
   rows.push(
     {
       section: 'size',
-      figure: "own code an app imports, min+gz",
+      figure: 'own code an app imports, min+gz',
       value: size.own.gzipped,
       unit: 'B',
       goal: `<= ${SIZE_GOALS.own} B`,

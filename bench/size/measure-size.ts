@@ -1,5 +1,4 @@
 import { build, type Metafile } from 'esbuild';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /** Minified and gzipped bytes of one bundle. */

@@ -7,7 +7,11 @@ import { consumeWith, createClient, reloadSafe } from '../../lib';
 declare function runExport(): Promise<void>;
 
 export function mountBilling(root: HTMLElement): () => void {
-  const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', storage: reloadSafe(sessionStorage) });
+  const client = createClient({
+    baseUrl: 'https://api.example.com',
+    appKey: 'poster',
+    storage: reloadSafe(sessionStorage),
+  });
   const button = root.querySelector<HTMLButtonElement>('button.export');
   const quota = root.querySelector<HTMLElement>('.quota');
   const countdown = root.querySelector<HTMLElement>('.countdown');

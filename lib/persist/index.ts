@@ -37,7 +37,11 @@ export function createPersistence(storage: StorageLike, scope: string, wallNow: 
 export function reloadSafe(storage: StorageLike): BillingFeature<'storage'> {
   const candidate = storage as Partial<Record<keyof StorageLike, unknown>> | null;
   const methods = ['getItem', 'setItem', 'removeItem'] as const;
-  if (typeof candidate !== 'object' || candidate === null || !methods.every((m) => typeof candidate[m] === 'function')) {
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    !methods.every((m) => typeof candidate[m] === 'function')
+  ) {
     throw new BillingError('invalid_argument', 'reloadSafe() needs a storage with getItem, setItem and removeItem');
   }
   return {

@@ -2,14 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { BodyTooLargeError, InvalidEncodingError, readBody } from './read-body';
 import type { ReferenceState } from './reference-state';
 import type { RequestRecord } from './types';
-import {
-  MAX_BODY_BYTES,
-  MAX_EXTERNAL_ID_LENGTH,
-  REFERENCE_PATHS,
-  errorReply,
-  okReply,
-  type Reply,
-} from './wire';
+import { MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH, REFERENCE_PATHS, errorReply, okReply, type Reply } from './wire';
 
 // A Map, not an object: a path like `/__proto__` must not find a route.
 const ROUTE_METHODS = new Map<string, string>([

@@ -79,7 +79,13 @@ export async function startReferenceBackend(options: ReferenceBackendOptions = {
 
   const server: Server = createServer((req, res) => {
     const { path, params } = splitUrl(req.url);
-    const record: RequestRecord = { method: req.method ?? '', path, query: firstValues(params), status: null, at: Date.now() };
+    const record: RequestRecord = {
+      method: req.method ?? '',
+      path,
+      query: firstValues(params),
+      status: null,
+      at: Date.now(),
+    };
     const token = bearerToken(req.headers.authorization);
     if (token !== undefined) record.token = token;
     log.push(record);

@@ -1,13 +1,18 @@
 import { map, type Observable } from 'rxjs';
 import { BillingError } from '../errors';
-import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type Envelope, type FreeCount } from './decode';
+import {
+  decodeBalance,
+  decodeConsume,
+  decodeFreeCount,
+  type ConsumeData,
+  type Envelope,
+  type FreeCount,
+} from './decode';
 import { call$, type TransportConfig } from './request';
 
 /** The backend's answer to a consume, as the engine needs it. */
 export type ConsumeAnswer =
-  | ({ readonly kind: 'charged' } & ConsumeData)
-  | { readonly kind: 'insufficient' }
-  | { readonly kind: 'blacklisted' };
+  ({ readonly kind: 'charged' } & ConsumeData) | { readonly kind: 'insufficient' } | { readonly kind: 'blacklisted' };
 
 /** The three backend calls of the spec, nothing else. */
 export interface BillingApi {

@@ -28,7 +28,7 @@ type Headers = Readonly<Record<string, string>>;
 async function resolveHeaders(option: HeadersOption | undefined): Promise<Headers> {
   let headers: unknown;
   try {
-    headers = typeof option === 'function' ? await option() : option ?? {};
+    headers = typeof option === 'function' ? await option() : (option ?? {});
   } catch {
     // The thrown value may quote a credential, so it is not passed on.
     throw new BillingError('invalid_argument', 'The headers option function threw or rejected');
@@ -75,7 +75,10 @@ export function call$(config: TransportConfig, call: Call): Observable<Envelope>
     mergeMap((headers) => {
       const all: Record<string, string> = { accept: 'application/json', ...headers };
       if (body !== undefined) all['content-type'] = 'application/json';
-      const request = body === undefined ? { method: call.method, url, headers: all } : { method: call.method, url, headers: all, body };
+      const request =
+        body === undefined
+          ? { method: call.method, url, headers: all }
+          : { method: call.method, url, headers: all, body };
       return send$(config.fetch, request, config.timeoutMs, config.scheduler).pipe(
         map((response) => interpret(response, where, headers, config.policy)),
       );

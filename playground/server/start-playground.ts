@@ -28,12 +28,12 @@ export async function startPlayground({
     appKey: PLAYGROUND_APP_KEY,
     users: DEMO_USERS.map(({ token, label, story }) => ({ token, label, story })),
   });
-  let backend: ReferenceBackend | undefined;
-  backend = await startReferenceBackend({
+  // The reset route closes over the backend it belongs to; it only runs once the server is up.
+  const backend: ReferenceBackend = await startReferenceBackend({
     port,
     host,
     users: DEMO_USERS,
-    fallback: playgroundRoutes({ html, script, reset: () => backend?.reset() }),
+    fallback: playgroundRoutes({ html, script, reset: () => backend.reset() }),
   });
   const started = backend;
   return { url: started.url, backend: started, close: () => started.close() };

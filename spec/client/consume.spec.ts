@@ -9,10 +9,18 @@ describe('consume()', () => {
   it('charges free quota, then sends no request inside the free period', async () => {
     const { client, backend } = fixture();
     await client.billing.getUsage();
-    await expect(client.billing.consume()).resolves.toEqual({ freeRemaining: 2, isCredit: false, isBlacklisted: false });
+    await expect(client.billing.consume()).resolves.toEqual({
+      freeRemaining: 2,
+      isCredit: false,
+      isBlacklisted: false,
+    });
     expect(client.billing.check()).toEqual({ canProceed: true, reason: 'free_period' });
     const before = backend.requests.length;
-    await expect(client.billing.consume()).resolves.toEqual({ freeRemaining: 2, isCredit: false, isBlacklisted: false });
+    await expect(client.billing.consume()).resolves.toEqual({
+      freeRemaining: 2,
+      isCredit: false,
+      isBlacklisted: false,
+    });
     expect(backend.requests).toHaveLength(before);
     expect(backend.charged).toHaveLength(1);
   });
@@ -119,6 +127,10 @@ describe('consume()', () => {
     const second = client.billing.consume({ externalId: 'b' });
     await expect(first).rejects.toMatchObject({ code: 'backend' });
     await expect(second).resolves.toMatchObject({ freeRemaining: 2 });
-    expect(backend.requests.filter((r) => r.path === PATH.consume).map((r) => (r.body as { external_id: string }).external_id)).toEqual(['a', 'b']);
+    expect(
+      backend.requests
+        .filter((r) => r.path === PATH.consume)
+        .map((r) => (r.body as { external_id: string }).external_id),
+    ).toEqual(['a', 'b']);
   });
 });

@@ -65,7 +65,7 @@ describe('freePeriodRemaining$', () => {
     expect(seen).toEqual([0, ...Array.from({ length: 30 }, (_, i) => 30 - i), 0]);
   });
 
-  it('a subscriber joining mid-period ticks on the period\'s second boundaries', async () => {
+  it("a subscriber joining mid-period ticks on the period's second boundaries", async () => {
     const { client, clock } = fixture();
     await client.billing.consume();
     clock.advanceBy(27_400);

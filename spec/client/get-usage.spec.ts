@@ -64,8 +64,14 @@ describe('getCachedUsage() and check()', () => {
 
   it.each([
     [{ freeRemaining: 2 }, { canProceed: true, reason: 'free_count' }],
-    [{ freeRemaining: 0, balance: 2, creditsPerUse: 2 }, { canProceed: true, reason: 'credits' }],
-    [{ freeRemaining: 0, balance: 1, creditsPerUse: 2 }, { canProceed: false, reason: 'insufficient' }],
+    [
+      { freeRemaining: 0, balance: 2, creditsPerUse: 2 },
+      { canProceed: true, reason: 'credits' },
+    ],
+    [
+      { freeRemaining: 0, balance: 1, creditsPerUse: 2 },
+      { canProceed: false, reason: 'insufficient' },
+    ],
   ])('with %j decides %j', async (patch, verdict) => {
     const { client } = fixture(patch);
     await client.billing.getUsage();

@@ -46,7 +46,9 @@ describe('createClient() options', () => {
 describe('externalId validation', () => {
   it.each([[''], ['x'.repeat(256)], [42], [null]])('rejects %j with invalid_argument and sends nothing', async (id) => {
     const { client, backend } = fixture();
-    await expect(client.billing.consume({ externalId: id as never })).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(client.billing.consume({ externalId: id as never })).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
     expect(backend.requests).toHaveLength(0);
   });
 

@@ -14,14 +14,22 @@ const state = (patch: Partial<BillingState> = {}): BillingState => ({ ...initial
 
 describe('decide()', () => {
   it.each<[string, BillingState, string]>([
-    ['a free period beats everything', state({ quota: quota({ freeRemaining: 3 }), freePeriodEnd: 1_001 }), 'free_period'],
+    [
+      'a free period beats everything',
+      state({ quota: quota({ freeRemaining: 3 }), freePeriodEnd: 1_001 }),
+      'free_period',
+    ],
     ['a free period applies with no cache', state({ freePeriodEnd: 2_000 }), 'free_period'],
     ['free quota beats credits', state({ quota: quota({ freeRemaining: 1, creditsBalance: 99 }) }), 'free_count'],
     ['credits when the balance covers the price', state({ quota: quota({ creditsBalance: 2 }) }), 'credits'],
     ['insufficient below the price', state({ quota: quota({ creditsBalance: 1.99 }) }), 'insufficient'],
     ['insufficient before any fetch', state(), 'insufficient'],
     ['an ended period no longer counts', state({ quota: quota(), freePeriodEnd: 1_000 }), 'insufficient'],
-    ['isEnabled false does not change the order', state({ quota: quota({ isEnabled: false, freeRemaining: 1 }) }), 'free_count'],
+    [
+      'isEnabled false does not change the order',
+      state({ quota: quota({ isEnabled: false, freeRemaining: 1 }) }),
+      'free_count',
+    ],
   ])('%s', (_, s, reason) => {
     expect(decide(s, 1_000).reason).toBe(reason);
     expect(decide(s, 1_000).canProceed).toBe(reason !== 'insufficient');
@@ -36,20 +44,25 @@ describe('decide()', () => {
       creditsBalance: fc.nat(20),
     });
     fc.assert(
-      fc.property(fc.option(arbQuota, { nil: null }), fc.option(fc.nat(60_000), { nil: null }), fc.nat(60_000), (q, end, now) => {
-        const verdict = decide(state({ quota: q, freePeriodEnd: end }), now);
-        const expected =
-          end !== null && now < end
-            ? 'free_period'
-            : q === null
-              ? 'insufficient'
-              : q.freeRemaining > 0
-                ? 'free_count'
-                : q.creditsBalance >= q.creditsPerUse
-                  ? 'credits'
-                  : 'insufficient';
-        expect(verdict.reason).toBe(expected);
-      }),
+      fc.property(
+        fc.option(arbQuota, { nil: null }),
+        fc.option(fc.nat(60_000), { nil: null }),
+        fc.nat(60_000),
+        (q, end, now) => {
+          const verdict = decide(state({ quota: q, freePeriodEnd: end }), now);
+          const expected =
+            end !== null && now < end
+              ? 'free_period'
+              : q === null
+                ? 'insufficient'
+                : q.freeRemaining > 0
+                  ? 'free_count'
+                  : q.creditsBalance >= q.creditsPerUse
+                    ? 'credits'
+                    : 'insufficient';
+          expect(verdict.reason).toBe(expected);
+        },
+      ),
     );
   });
 

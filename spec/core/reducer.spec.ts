@@ -22,13 +22,22 @@ describe('reduce()', () => {
 
   it('a credit charge lowers the balance by the price, never below zero', () => {
     const low = loaded(1, { creditsBalance: 1 });
-    expect(reduce(loaded(1), { type: 'consume/charged', seq: 2, now: 0, freeRemaining: 0, isCredit: true }).quota?.creditsBalance).toBe(8);
-    expect(reduce(low, { type: 'consume/charged', seq: 2, now: 0, freeRemaining: 0, isCredit: true }).quota?.creditsBalance).toBe(0);
+    expect(
+      reduce(loaded(1), { type: 'consume/charged', seq: 2, now: 0, freeRemaining: 0, isCredit: true }).quota
+        ?.creditsBalance,
+    ).toBe(8);
+    expect(
+      reduce(low, { type: 'consume/charged', seq: 2, now: 0, freeRemaining: 0, isCredit: true }).quota?.creditsBalance,
+    ).toBe(0);
   });
 
   it('an older usage answer does not overwrite a newer charge', () => {
     const charged = reduce(loaded(1), { type: 'consume/charged', seq: 3, now: 0, freeRemaining: 2, isCredit: false });
-    const late = reduce(charged, { type: 'usage/loaded', seq: 2, quota: { ...quota, freeRemaining: 3, creditsBalance: 50 } });
+    const late = reduce(charged, {
+      type: 'usage/loaded',
+      seq: 2,
+      quota: { ...quota, freeRemaining: 3, creditsBalance: 50 },
+    });
     expect(late.quota?.freeRemaining).toBe(2);
     // The balance was not touched by the charge, so the GET's balance is the newest known.
     expect(late.quota?.creditsBalance).toBe(50);

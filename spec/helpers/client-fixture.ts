@@ -22,7 +22,13 @@ const live: Client[] = [];
 export function fixture(patch: Partial<FakeQuota> = {}, options: Partial<ClientOptions> = {}): Fixture {
   const backend = new FakeBackend(quota(patch));
   const clock = new VirtualClock();
-  const client = createClient({ baseUrl: BASE_URL, appKey: 'poster', fetch: backend.fetch, scheduler: clock, ...options });
+  const client = createClient({
+    baseUrl: BASE_URL,
+    appKey: 'poster',
+    fetch: backend.fetch,
+    scheduler: clock,
+    ...options,
+  });
   live.push(client);
   return { client, backend, clock };
 }

@@ -6,7 +6,10 @@ import type { VirtualClock } from './virtual-clock';
  * Wraps a fetch and counts exchanges still in flight, body included, so a
  * test can tell "waiting on the network" from "waiting on a timer".
  */
-export function trackingFetch(inner: FetchLike = crossFetch as FetchLike): { fetch: FetchLike; inFlight: () => number } {
+export function trackingFetch(inner: FetchLike = crossFetch as FetchLike): {
+  fetch: FetchLike;
+  inFlight: () => number;
+} {
   let inFlight = 0;
   const fetch: FetchLike = async (input, init) => {
     inFlight++;

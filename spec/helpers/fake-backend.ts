@@ -64,7 +64,13 @@ export class FakeBackend {
     const url = new URL(input);
     const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>));
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const seen = { method: init.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body };
+    const seen = {
+      method: init.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body,
+    };
     this.requests.push(seen);
     if (this.holding) await new Promise<void>((resolve) => this.held.push(resolve));
     if (init.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
@@ -75,7 +81,14 @@ export class FakeBackend {
   private answer(request: SeenRequest): Scripted {
     const q = this.quota;
     if (request.path.endsWith('/free_trial/count')) {
-      return { body: ok({ is_enabled: q.isEnabled, free_remaining: q.freeRemaining, free_total: q.freeTotal, credits_per_use: q.creditsPerUse }) };
+      return {
+        body: ok({
+          is_enabled: q.isEnabled,
+          free_remaining: q.freeRemaining,
+          free_total: q.freeTotal,
+          credits_per_use: q.creditsPerUse,
+        }),
+      };
     }
     if (request.path.endsWith('/getBalance')) return { body: ok({ balance: q.balance }) };
     const id = (request.body as { external_id: string }).external_id;
@@ -99,5 +112,13 @@ export class FakeBackend {
 
 /** A fresh quota with free uses left. */
 export function quota(patch: Partial<FakeQuota> = {}): FakeQuota {
-  return { isEnabled: true, freeRemaining: 3, freeTotal: 5, creditsPerUse: 2, balance: 10, blacklisted: false, ...patch };
+  return {
+    isEnabled: true,
+    freeRemaining: 3,
+    freeTotal: 5,
+    creditsPerUse: 2,
+    balance: 10,
+    blacklisted: false,
+    ...patch,
+  };
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { SIZE_CEILINGS, SIZE_GOALS } from '../../bench/size/budgets';
+import { SIZE_CEILINGS } from '../../bench/size/budgets';
 import { measureSize, type SizeFigures } from '../../bench/size/measure-size';
 
 // Sizes are deterministic, so unlike timings they are assertions.
@@ -27,7 +27,9 @@ describe('bundle size (minified + gzipped, browser ESM)', () => {
 
   it('the opt-in features are tree-shaken from an app that does not call their factories', () => {
     const names = (bundle: SizeFigures['own']) => bundle.inputs.map((input) => input.path);
-    expect(names(sizes.own).some((path) => path.startsWith('lib/sync/') || path.startsWith('lib/persist/'))).toBe(false);
+    expect(names(sizes.own).some((path) => path.startsWith('lib/sync/') || path.startsWith('lib/persist/'))).toBe(
+      false,
+    );
     expect(names(sizes.everything)).toEqual(expect.arrayContaining(['lib/sync/index.ts', 'lib/persist/index.ts']));
   });
 });

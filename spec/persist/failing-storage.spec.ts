@@ -72,7 +72,8 @@ describe('storage that throws', () => {
   });
 
   it('a storage without the three methods is refused at createClient', () => {
-    const make = () => createClient({ baseUrl: BASE_URL, appKey: 'poster', storage: reloadSafe({ getItem: () => null } as never) });
+    const make = () =>
+      createClient({ baseUrl: BASE_URL, appKey: 'poster', storage: reloadSafe({ getItem: () => null } as never) });
     expect(make).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
   });
 });

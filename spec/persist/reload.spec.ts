@@ -16,7 +16,13 @@ afterEach(() => {
 /** One page load: a client on its own fresh clock (monotonic clocks restart with the page). */
 function page(storage: MemoryStorage, backend: FakeBackend, fetch = backend.fetch) {
   const clock = new VirtualClock(Math.floor(Math.random() * 1_000_000));
-  const client = createClient({ baseUrl: BASE_URL, appKey: 'poster', fetch, scheduler: clock, storage: reloadSafe(storage) });
+  const client = createClient({
+    baseUrl: BASE_URL,
+    appKey: 'poster',
+    fetch,
+    scheduler: clock,
+    storage: reloadSafe(storage),
+  });
   live.push(client);
   return { client, clock };
 }

@@ -5,7 +5,15 @@ import {
   type ReferenceBackend,
   type ReferenceUser,
 } from '../../lib/testing';
-import { MODULE, expectErrorBody, getBalance, makeUser, rawRequest, type RawAnswer, type RawOptions } from './http-helpers';
+import {
+  MODULE,
+  expectErrorBody,
+  getBalance,
+  makeUser,
+  rawRequest,
+  type RawAnswer,
+  type RawOptions,
+} from './http-helpers';
 
 const user: ReferenceUser = makeUser({ freeRemaining: 1, freeTotal: 1, creditsPerUse: 5, creditsBalance: 50 });
 const auth = { Authorization: `Bearer ${user.token}` };
@@ -20,11 +28,31 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'malformed JSON', status: 400, request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: '{"module":' } },
-  { name: 'empty body', status: 400, request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: '' } },
-  { name: 'JSON array body', status: 400, request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: '[]' } },
-  { name: 'JSON null body', status: 400, request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: 'null' } },
-  { name: 'JSON string body', status: 400, request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: '"hi"' } },
+  {
+    name: 'malformed JSON',
+    status: 400,
+    request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: '{"module":' },
+  },
+  {
+    name: 'empty body',
+    status: 400,
+    request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: '' },
+  },
+  {
+    name: 'JSON array body',
+    status: 400,
+    request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: '[]' },
+  },
+  {
+    name: 'JSON null body',
+    status: 400,
+    request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: 'null' },
+  },
+  {
+    name: 'JSON string body',
+    status: 400,
+    request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: '"hi"' },
+  },
   ...(
     [
       ['missing module', { external_id: 'op-1' }],
@@ -37,33 +65,103 @@ const cases: Case[] = [
       ['empty external_id', { module: MODULE, external_id: '' }],
       ['external_id of 256 characters', { module: MODULE, external_id: 'x'.repeat(256) }],
     ] as const
-  ).map(
-    ([name, body]): Case => ({
-      name,
-      status: 400,
-      request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: JSON.stringify(body) },
-    }),
-  ),
+  ).map(([name, body]): Case => ({
+    name,
+    status: 400,
+    request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: JSON.stringify(body) },
+  })),
   {
     name: 'body that is not UTF-8',
     status: 400,
-    request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) },
+    request: {
+      method: 'POST',
+      path: REFERENCE_PATHS.consume,
+      headers: json,
+      body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]),
+    },
   },
-  { name: 'text/plain content type', status: 415, request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: { ...auth, 'Content-Type': 'text/plain' }, body: validBody } },
-  { name: 'no content type', status: 415, request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: auth, body: validBody } },
+  {
+    name: 'text/plain content type',
+    status: 415,
+    request: {
+      method: 'POST',
+      path: REFERENCE_PATHS.consume,
+      headers: { ...auth, 'Content-Type': 'text/plain' },
+      body: validBody,
+    },
+  },
+  {
+    name: 'no content type',
+    status: 415,
+    request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: auth, body: validBody },
+  },
   { name: 'GET count without module', status: 400, request: { path: REFERENCE_PATHS.freeTrialCount, headers: auth } },
-  { name: 'GET count with an empty module', status: 400, request: { path: `${REFERENCE_PATHS.freeTrialCount}?module=`, headers: auth } },
-  { name: 'GET count with two modules', status: 400, request: { path: `${REFERENCE_PATHS.freeTrialCount}?module=${MODULE}&module=generator_x`, headers: auth } },
-  { name: 'POST to the count path', status: 405, headers: { allow: 'GET' }, request: { method: 'POST', path: REFERENCE_PATHS.freeTrialCount, headers: json, body: validBody } },
-  { name: 'GET on the consume path', status: 405, headers: { allow: 'POST' }, request: { path: REFERENCE_PATHS.consume, headers: auth } },
-  { name: 'DELETE on the balance path', status: 405, headers: { allow: 'GET' }, request: { method: 'DELETE', path: REFERENCE_PATHS.balance, headers: auth } },
+  {
+    name: 'GET count with an empty module',
+    status: 400,
+    request: { path: `${REFERENCE_PATHS.freeTrialCount}?module=`, headers: auth },
+  },
+  {
+    name: 'GET count with two modules',
+    status: 400,
+    request: { path: `${REFERENCE_PATHS.freeTrialCount}?module=${MODULE}&module=generator_x`, headers: auth },
+  },
+  {
+    name: 'POST to the count path',
+    status: 405,
+    headers: { allow: 'GET' },
+    request: { method: 'POST', path: REFERENCE_PATHS.freeTrialCount, headers: json, body: validBody },
+  },
+  {
+    name: 'GET on the consume path',
+    status: 405,
+    headers: { allow: 'POST' },
+    request: { path: REFERENCE_PATHS.consume, headers: auth },
+  },
+  {
+    name: 'DELETE on the balance path',
+    status: 405,
+    headers: { allow: 'GET' },
+    request: { method: 'DELETE', path: REFERENCE_PATHS.balance, headers: auth },
+  },
   { name: 'unknown path', status: 404, request: { path: '/ai/v9/nothing', headers: auth } },
-  { name: 'known path with a trailing slash', status: 404, request: { method: 'POST', path: `${REFERENCE_PATHS.consume}/`, headers: json, body: validBody } },
+  {
+    name: 'known path with a trailing slash',
+    status: 404,
+    request: { method: 'POST', path: `${REFERENCE_PATHS.consume}/`, headers: json, body: validBody },
+  },
   { name: 'path named like an Object property', status: 404, request: { path: '/__proto__', headers: auth } },
-  { name: 'consume without a token', status: 401, headers: { 'www-authenticate': 'Bearer' }, request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: { 'Content-Type': 'application/json' }, body: validBody } },
-  { name: 'consume with an unknown token', status: 401, request: { method: 'POST', path: REFERENCE_PATHS.consume, headers: { Authorization: 'Bearer nobody', 'Content-Type': 'application/json' }, body: validBody } },
-  { name: 'balance with a Basic credential', status: 401, request: { path: REFERENCE_PATHS.balance, headers: { Authorization: `Basic ${user.token}` } } },
-  { name: 'count with an empty bearer', status: 401, request: { path: `${REFERENCE_PATHS.freeTrialCount}?module=${MODULE}`, headers: { Authorization: 'Bearer ' } } },
+  {
+    name: 'consume without a token',
+    status: 401,
+    headers: { 'www-authenticate': 'Bearer' },
+    request: {
+      method: 'POST',
+      path: REFERENCE_PATHS.consume,
+      headers: { 'Content-Type': 'application/json' },
+      body: validBody,
+    },
+  },
+  {
+    name: 'consume with an unknown token',
+    status: 401,
+    request: {
+      method: 'POST',
+      path: REFERENCE_PATHS.consume,
+      headers: { Authorization: 'Bearer nobody', 'Content-Type': 'application/json' },
+      body: validBody,
+    },
+  },
+  {
+    name: 'balance with a Basic credential',
+    status: 401,
+    request: { path: REFERENCE_PATHS.balance, headers: { Authorization: `Basic ${user.token}` } },
+  },
+  {
+    name: 'count with an empty bearer',
+    status: 401,
+    request: { path: `${REFERENCE_PATHS.freeTrialCount}?module=${MODULE}`, headers: { Authorization: 'Bearer ' } },
+  },
 ];
 
 describe('reference backend: bad input', () => {

@@ -40,7 +40,9 @@ describe('reference backend: concurrent consumes', () => {
   test('20 at once with one external_id: one charge, twenty identical answers', async () => {
     const user = makeUser({ freeRemaining: 0, creditsPerUse: 10, creditsBalance: 100 });
     backend.addUser(user);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => postConsume(backend, user.token, 'double-click')));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => postConsume(backend, user.token, 'double-click')),
+    );
     expect(answers.map((a) => a.body)).toEqual(Array(20).fill(answers[0]?.body));
     expect(answers[0]?.body).toMatchObject({ code: 0, data: { is_credit: true } });
     expect(backend.charges().filter((c) => c.token === user.token)).toHaveLength(1);

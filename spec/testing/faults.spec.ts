@@ -99,7 +99,8 @@ describe('reference backend: injected faults', () => {
     backend.failNext(CONSUME, 1, { kind: 'status', status: 429 });
     expect((await rawRequest(backend, balanceRequest(user.token))).status).toBe(200);
     const statuses = [];
-    for (const id of ['q-1', 'q-2', 'q-3']) statuses.push((await rawRequest(backend, consumeRequest(user.token, id))).status);
+    for (const id of ['q-1', 'q-2', 'q-3'])
+      statuses.push((await rawRequest(backend, consumeRequest(user.token, id))).status);
     expect(statuses).toEqual([503, 429, 200]);
   });
 

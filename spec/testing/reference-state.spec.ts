@@ -8,7 +8,11 @@ const M = 'generator_demo';
 describe('ReferenceState (no I/O)', () => {
   test('free, then credits, then 20101', () => {
     const state = new ReferenceState([base]);
-    expect(state.consume('t', M, 'a')).toEqual({ code: 0, message: 'ok', data: { free_remaining: 0, is_credit: false } });
+    expect(state.consume('t', M, 'a')).toEqual({
+      code: 0,
+      message: 'ok',
+      data: { free_remaining: 0, is_credit: false },
+    });
     expect(state.consume('t', M, 'b').data).toEqual({ free_remaining: 0, is_credit: true });
     expect(state.consume('t', M, 'c').data).toEqual({ free_remaining: 0, is_credit: true });
     expect(state.consume('t', M, 'd')).toEqual({ code: 20101, message: expect.any(String), data: null });
@@ -40,7 +44,11 @@ describe('ReferenceState (no I/O)', () => {
 
   test('property: any interleaving keeps balances and quotas >= 0 and charges each id once', () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('consume' as const), id: fc.integer({ min: 0, max: 8 }), module: fc.constantFrom(M, 'generator_b') }),
+      fc.record({
+        kind: fc.constant('consume' as const),
+        id: fc.integer({ min: 0, max: 8 }),
+        module: fc.constantFrom(M, 'generator_b'),
+      }),
       fc.record({ kind: fc.constant('topUp' as const), amount: fc.double({ min: 0, max: 20, noNaN: true }) }),
       fc.record({ kind: fc.constant('blacklist' as const), on: fc.boolean() }),
     );

@@ -12,7 +12,14 @@ const clients: Client[] = [];
 function make(options: Partial<ClientOptions> = {}) {
   const clock = new VirtualClock();
   const { fetch, inFlight } = trackingFetch();
-  const client = createClient({ baseUrl: BASE, appKey: 'poster', headers: { Authorization: TOKEN }, scheduler: clock, fetch, ...options });
+  const client = createClient({
+    baseUrl: BASE,
+    appKey: 'poster',
+    headers: { Authorization: TOKEN },
+    scheduler: clock,
+    fetch,
+    ...options,
+  });
   clients.push(client);
   return { client, clock, run: <T>(promise: Promise<T>) => driven(clock, inFlight, promise) };
 }
@@ -39,7 +46,11 @@ describe('the wire, through cross-fetch and nock', () => {
       .get('/ai/v1/credit/getBalance')
       .reply(200, ok({ balance: 9 }));
     const { client } = make({ appKey: 'a&b=c#d' });
-    await expect(client.billing.getUsage()).resolves.toMatchObject({ freeRemaining: 2, creditsBalance: 9, creditsPerUse: 3 });
+    await expect(client.billing.getUsage()).resolves.toMatchObject({
+      freeRemaining: 2,
+      creditsBalance: 9,
+      creditsPerUse: 3,
+    });
     expect(count.isDone() && balance.isDone()).toBe(true);
   });
 
@@ -60,7 +71,11 @@ describe('the wire, through cross-fetch and nock', () => {
 
   it('a headers function is called for every attempt', async () => {
     let calls = 0;
-    nock(BASE).get('/ai/v1/credit/getBalance').reply(503).get('/ai/v1/credit/getBalance').reply(200, ok({ balance: 1 }));
+    nock(BASE)
+      .get('/ai/v1/credit/getBalance')
+      .reply(503)
+      .get('/ai/v1/credit/getBalance')
+      .reply(200, ok({ balance: 1 }));
     const { client, run } = make({ headers: async () => ({ Authorization: `Bearer t${++calls}` }) });
     await expect(run(client.credits.getBalance())).resolves.toBe(1);
     expect(calls).toBe(2);
@@ -120,8 +135,13 @@ describe('retries', () => {
   });
 
   it('times out a stalled response on the scheduler and retries it', async () => {
-    nock(BASE).get('/ai/v1/credit/getBalance').delay(60_000).reply(200, ok({ balance: 1 }));
-    nock(BASE).get('/ai/v1/credit/getBalance').reply(200, ok({ balance: 2 }));
+    nock(BASE)
+      .get('/ai/v1/credit/getBalance')
+      .delay(60_000)
+      .reply(200, ok({ balance: 1 }));
+    nock(BASE)
+      .get('/ai/v1/credit/getBalance')
+      .reply(200, ok({ balance: 2 }));
     const { client, clock, run } = make({ timeoutMs: 5_000 });
     const start = clock.now();
     await expect(run(client.credits.getBalance())).resolves.toBe(2);
@@ -131,7 +151,9 @@ describe('retries', () => {
 
 describe('credentials never leak', () => {
   it('an error echoing the token does not carry it', async () => {
-    nock(BASE).get('/ai/v1/credit/getBalance').reply(200, { code: 9, message: `bad token ${TOKEN}`, data: null });
+    nock(BASE)
+      .get('/ai/v1/credit/getBalance')
+      .reply(200, { code: 9, message: `bad token ${TOKEN}`, data: null });
     const { client } = make();
     const error = (await client.credits.getBalance().catch((e: unknown) => e)) as Error;
     expect(error.message).toContain('[redacted]');
