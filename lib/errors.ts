@@ -74,6 +74,7 @@ export class BillingError extends Error {
     return copy;
   }
 
+  /** What `JSON.stringify(error)` shows: the code and facts, never a header value. */
   toJSON(): Record<string, unknown> {
     const { name, code, message, status, backendCode, externalId } = this;
     return { name, code, message, status, backendCode, externalId };

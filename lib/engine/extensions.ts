@@ -57,5 +57,9 @@ export interface FeatureSetup {
  */
 export interface BillingFeature<Kind extends 'sync' | 'storage' = 'sync' | 'storage'> {
   readonly kind: Kind;
+  /**
+   * Called once by `createClient` with the client's scope and clock.
+   * @internal
+   */
   install(setup: FeatureSetup): EngineExtensions;
 }

@@ -1,5 +1,7 @@
 import { merge, take, type Observable } from 'rxjs';
 import type { BillingCheckResult, BillingModule, UsageInfo } from '../types';
+// Display equality is the same as onChange's: every field but the ticking countdown, which has its own store.
+import { sameUsage } from '../core/usage-view';
 
 /**
  * The three functions `useSyncExternalStore` takes. Snapshots are stable:
@@ -37,19 +39,6 @@ export interface BillingStores {
 
 const INSUFFICIENT: BillingCheckResult = Object.freeze({ canProceed: false, reason: 'insufficient' });
 
-// Equal for display purposes; the countdown field is left to the countdown store, or usage would change every second.
-function sameShown(a: UsageInfo | null, b: UsageInfo | null): boolean {
-  if (a === null || b === null) return a === b;
-  return (
-    a.isEnabled === b.isEnabled &&
-    a.freeRemaining === b.freeRemaining &&
-    a.freeTotal === b.freeTotal &&
-    a.creditsPerUse === b.creditsPerUse &&
-    a.creditsBalance === b.creditsBalance &&
-    a.inFreePeriod === b.inFreePeriod
-  );
-}
-
 // After dispose the billing methods throw; a mounted component keeps showing the last value.
 function orLast<T>(read: () => T, last: T): T {
   try {
@@ -85,7 +74,7 @@ function createStores(billing: BillingModule): BillingStores {
       billing.usage$,
       (last) => {
         const fresh = orLast(() => billing.getCachedUsage(), last);
-        return sameShown(last, fresh) ? last : fresh;
+        return sameUsage(last, fresh) ? last : fresh;
       },
       null,
     ),
