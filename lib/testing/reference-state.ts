@@ -2,19 +2,12 @@ import type { ChargeRecord, ModuleQuota, ReferenceUser, ReferenceUserPatch, Refe
 import { assertValidPatch, assertValidUser } from './user-config';
 import { BACKEND_CODES, type Envelope } from './wire';
 
-interface UserState {
-  token: string;
-  // What a module not seen yet starts with.
-  freeRemaining: number;
-  freeTotal: number;
-  creditsPerUse: number;
-  creditsBalance: number;
-  blacklisted: boolean;
-  isEnabled: boolean;
+// The snapshot's fields (its free counts are what a module not seen yet starts with), kept mutable here.
+type UserState = { -readonly [K in keyof Omit<ReferenceUserSnapshot, 'modules'>]: ReferenceUserSnapshot[K] } & {
   modules: Map<string, ModuleQuota>;
   // First answer of every applied external_id, per user (not per module).
   applied: Map<string, Envelope>;
-}
+};
 
 /**
  * The in-memory state of the reference backend and its transitions; no I/O,
