@@ -1,4 +1,4 @@
-import { defer, from, map, mergeMap, retry, type Observable, type SchedulerLike } from 'rxjs';
+import { defer, from, map, mergeMap, of, retry, type Observable, type SchedulerLike } from 'rxjs';
 import { BillingError } from '../errors';
 import type { FetchLike, HeadersOption } from '../types';
 import { decodeEnvelope, type Envelope } from './decode';
@@ -71,7 +71,10 @@ export function call$(config: TransportConfig, call: Call): Observable<Envelope>
   const url = toUrl(config.baseUrl, call);
   const where = `${call.method} ${call.path}`;
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-  const attempt$ = defer(() => from(resolveHeaders(config.headers))).pipe(
+  // A record was checked by createClient and needs no promise; a function is called (and checked) per attempt.
+  const option = config.headers;
+  const headers$ = typeof option === 'function' ? defer(() => from(resolveHeaders(option))) : of(option ?? {});
+  const attempt$ = headers$.pipe(
     mergeMap((headers) => {
       const all: Record<string, string> = { accept: 'application/json', ...headers };
       if (body !== undefined) all['content-type'] = 'application/json';

@@ -66,7 +66,8 @@ describe('no timer is armed while idle', () => {
     const result = client.billing.consume();
     await settle();
     expect(clock.pending).toBe(1);
-    clock.advanceBy(clock.nextDue() ?? 0);
+    // nextDue() is a time, advanceBy() a duration.
+    clock.advanceBy((clock.nextDue() ?? clock.now()) - clock.now());
     await expect(result).resolves.toMatchObject({ isCredit: false });
     clock.advanceBy(30_000);
     expect(clock.pending).toBe(0);
