@@ -12,8 +12,9 @@
 //      import { AppRegistry } from 'react-native';
 //
 // 2. URL. `createClient` validates `baseUrl` with `URL` and reads its
-//    `protocol`; React Native's own `URL` does not implement it (it throws),
-//    hence `react-native-url-polyfill/auto` above.
+//    `protocol`; React Native's built-in `URL` has long left that getter
+//    unimplemented (it throws "URL.protocol is not implemented"), hence
+//    `react-native-url-polyfill/auto` above.
 // 3. fetch. Pass React Native's global `fetch` as the `fetch` option, so no
 //    other fetch implementation is bundled or chosen for you (below).
 // 4. Not for React Native: `tabSync()` (no tabs, no BroadcastChannel), and
