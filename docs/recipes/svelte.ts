@@ -13,7 +13,8 @@ import { derived, readable, type Readable } from 'svelte/store';
 import type { Observable } from 'rxjs';
 import { createClient, type BillingCheckResult, type UsageInfo } from '../../lib';
 
-// One client for the app, in a module of its own (e.g. src/lib/billing.ts).
+// One client for the app, in a module of its own (e.g. src/lib/billing.ts);
+// `client.billing.dispose()` when the user signs out (see svelte.md).
 export const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster' });
 
 // Svelte subscribes when the first component reads the store and calls the
