@@ -6,7 +6,9 @@
  * it was last set: own 6,555 B and total 14,823 B, after tab sync and storage
  * became factories a bundler drops when unused. The bundle cannot grow
  * unnoticed while the gap is open; lower the ceilings as code shrinks.
+ * `own` was raised from 6,700 to 6,750 for the default scheduler's unref'd
+ * twin (issue 10: a Node process exits without `dispose()`), +123 B.
  */
 export const SIZE_GOALS = { own: 4 * 1024, total: 10 * 1024 } as const;
 
-export const SIZE_CEILINGS = { own: 6_700, total: 15_000 } as const;
+export const SIZE_CEILINGS = { own: 6_750, total: 15_000 } as const;

@@ -3,6 +3,7 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import { freePeriodSeconds } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { sameUsage, toUsageInfo } from '../core/usage-view';
+import { inBackground } from '../scheduler';
 import type { UsageInfo } from '../types';
 
 const isUsage = (usage: UsageInfo | null): usage is UsageInfo => usage !== null;
@@ -40,7 +41,8 @@ export function freePeriodRemainingView(
       const end = state.freePeriodEnd;
       if (end === null) return of(0);
       const untilNextSecond = (end - scheduler.now()) % 1000 || 1000;
-      return timer(untilNextSecond, 1000, scheduler).pipe(
+      // A display ticker: in Node it must not keep the process alive.
+      return timer(untilNextSecond, 1000, inBackground(scheduler)).pipe(
         startWith(0),
         map(() => freePeriodSeconds(state, scheduler.now())),
         takeWhile((seconds) => seconds > 0, true),
