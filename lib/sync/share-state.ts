@@ -14,27 +14,43 @@ const LOCAL_FACTS: ReadonlySet<EngineAction['type']> = new Set([
   'consume/insufficient',
 ]);
 
-function freePeriodMs(state: BillingState, now: number): number {
-  return state.freePeriodEnd === null ? 0 : Math.max(0, state.freePeriodEnd - now);
+/** The two clocks of a tab: its scheduler's (timers, the state) and the wall clock all tabs share. */
+interface Clocks {
+  readonly now: () => number;
+  readonly wallNow: () => number;
 }
 
-function adopt(message: SyncMessage, now: number, nextSeq: () => number): BillingAction[] {
-  if (message.kind !== 'state' || (message.quota === null && message.freePeriodMs === 0)) return [];
-  return [{ type: 'tab/shared', seq: nextSeq(), quota: message.quota, now, remainingMs: message.freePeriodMs }];
+function remainingMs(state: BillingState, clocks: Clocks): number {
+  return state.freePeriodEnd === null ? 0 : Math.max(0, state.freePeriodEnd - clocks.now());
+}
+
+function adopt(message: SyncMessage, clocks: Clocks): BillingAction[] {
+  if (message.kind !== 'state') return [];
+  // Measured when handled, not when sent: a tab that handles the message late gets only what is left.
+  const remaining =
+    message.freePeriodEnd === null
+      ? message.freePeriodMs
+      : message.freePeriodEnd === 0
+        ? 0
+        : message.freePeriodEnd - clocks.wallNow();
+  if (message.quota === null && !(remaining > 0)) return [];
+  return [{ type: 'tab/shared', quota: message.quota, now: clocks.now(), remainingMs: remaining }];
 }
 
 /**
  * Shares this tab's quota and free period after each local fact, answers a
  * new tab's hello with them, and turns other tabs' state into actions.
  */
-export function shareState(channel: TabChannel, onClose: () => void): EnginePlugin {
-  return ({ action$, store, scheduler, nextSeq }) => {
+export function shareState(channel: TabChannel, wallNow: () => number, onClose: () => void): EnginePlugin {
+  return ({ action$, store, scheduler }) => {
+    const clocks: Clocks = { now: () => scheduler.now(), wallNow };
     // `always` for answers to a hello: an empty state still tells the new tab this one exists.
     const share = (always = false) => {
       const state = store.state;
-      const remaining = freePeriodMs(state, scheduler.now());
+      const remaining = remainingMs(state, clocks);
       if (always || state.quota !== null || remaining > 0) {
-        channel.post({ kind: 'state', quota: state.quota, freePeriodMs: remaining });
+        const freePeriodEnd = remaining > 0 ? wallNow() + remaining : 0;
+        channel.post({ kind: 'state', quota: state.quota, freePeriodEnd, freePeriodMs: remaining });
       }
     };
     const publish$ = action$.pipe(
@@ -46,10 +62,10 @@ export function shareState(channel: TabChannel, onClose: () => void): EnginePlug
       tap((message) => {
         if (message.kind === 'hello') share(true);
       }),
-      mergeMap((message) => from(adopt(message, scheduler.now(), nextSeq))),
+      mergeMap((message) => from(adopt(message, clocks))),
     );
     const hello$ = defer(() => {
-      channel.post({ kind: 'hello' });
+      channel.hello(scheduler.now());
       return EMPTY;
     });
     // Closing here ties the channel to the client: dispose cuts this effect.
