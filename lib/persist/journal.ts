@@ -32,13 +32,14 @@ function isEntry(value: unknown): value is Entry {
  * The consumes sent but not answered, as a JSON array under one key; anything
  * unreadable counts as empty. Each entry names its owner, so a tab that
  * starts with a copy of another's storage (`window.open`, "Duplicate tab")
- * leaves the consumes of a live owner to that owner.
+ * leaves the consumes of a live owner to that owner, and drops its copy of an
+ * entry once the owner is done with it.
  */
 export function storageJournal(
   storage: SafeStorage,
   key: string,
   wallNow: () => number,
-  liveness: Pick<PageLiveness, 'id' | 'alive'>,
+  liveness: Omit<PageLiveness, 'plugin'>,
 ): ConsumeJournal {
   const read = (): Entry[] => {
     try {
@@ -52,30 +53,43 @@ export function storageJournal(
     if (entries.length === 0) storage.remove(key);
     else storage.set(key, JSON.stringify(entries));
   };
+  const drop = (gone: (entry: Entry) => boolean) => {
+    const entries = read();
+    if (entries.some(gone)) write(entries.filter((entry) => !gone(entry)));
+  };
   const fresh = () => {
     const now = wallNow();
     return read().filter((entry) => now - entry.at < JOURNAL_MAX_AGE_MS);
   };
+  // Another page finished a consume of its own: a copy of its entry here is stale.
+  liveness.onSettled((owner, id) => drop((entry) => entry.id === id && entry.owner === owner));
   const pending = (): Observable<readonly string[]> =>
     defer(() => {
       const asked = new Set(fresh().flatMap(({ owner }) => (owner === undefined ? [] : [owner])));
       asked.delete(liveness.id);
       return liveness.alive(asked).pipe(
-        map((alive) => {
+        map((live) => {
           // Read again after the wait: an owner may have finished meanwhile, and an owner
           // not asked about wrote its entry after this client started, so it is alive.
-          const orphaned = fresh().filter(
-            ({ owner }) => owner === undefined || (asked.has(owner) && !alive.has(owner)),
-          );
+          const entries = fresh();
+          const stale = (entry: Entry) => {
+            const inFlight = entry.owner === undefined ? undefined : live.get(entry.owner);
+            return inFlight !== undefined && inFlight !== null && !inFlight.has(entry.id);
+          };
+          drop(stale);
+          const orphaned = entries.filter(({ owner }) => owner === undefined || (asked.has(owner) && !live.has(owner)));
           return [...new Set(orphaned.map((entry) => entry.id))];
         }),
       );
     });
   return {
-    add: (id) => write([...read().filter((entry) => entry.id !== id), { id, at: wallNow(), owner: liveness.id }]),
+    add: (id) => {
+      liveness.sending(id);
+      write([...read().filter((entry) => entry.id !== id), { id, at: wallNow(), owner: liveness.id }]);
+    },
     remove: (id) => {
-      const entries = read();
-      if (entries.some((entry) => entry.id === id)) write(entries.filter((entry) => entry.id !== id));
+      drop((entry) => entry.id === id);
+      liveness.settled(id);
     },
     pending,
   };

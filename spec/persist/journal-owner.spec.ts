@@ -66,6 +66,60 @@ describe('storage: a tab opened with a copy of the storage (window.open, "Duplic
     ['pings over a BroadcastChannel', () => ({})],
     ['Web Locks', () => ({ locks: new FakeLocks() })],
   ])(
+    'forgets its copy of the entry once the opener is done, so a later reload replays nothing (%s)',
+    async (_label, options) => {
+      const storage = new MemoryStorage();
+      const backend = new FakeBackend(quota());
+      const clock = new VirtualClock(1_000_000);
+      const wire = answerHeld(backend.fetch);
+      const browser = options();
+      const opener = page(clock, wire.fetch, reloadSafe(storage, browser));
+      const pending = opener.billing.consume({ externalId: 'export-7' });
+      await settle();
+      const copied = copyOf(storage);
+      const copy = page(clock, backend.fetch, reloadSafe(copied, browser));
+      await drive(clock, recoveredOf(copy).done);
+      wire.release();
+      await pending;
+      await drive(clock, () => !copied.items.has(KEY));
+
+      opener.billing.dispose(); // the opener is closed; then the copy is reloaded
+      copy.billing.dispose();
+      const reloaded = page(clock, backend.fetch, reloadSafe(copied, browser));
+      const recovered = recoveredOf(reloaded);
+      await drive(clock, recovered.done);
+      await expect(recovered.all).resolves.toEqual([]);
+      expect(consumePosts(backend)).toHaveLength(1);
+    },
+  );
+
+  it.each([
+    ['pings over a BroadcastChannel', () => ({})],
+    ['Web Locks', () => ({ locks: new FakeLocks() })],
+  ])('drops a copied entry the live opener finished before the copy started (%s)', async (_label, options) => {
+    const storage = new MemoryStorage();
+    const backend = new FakeBackend(quota());
+    const clock = new VirtualClock(1_000_000);
+    const wire = answerHeld(backend.fetch);
+    const browser = options();
+    const opener = page(clock, wire.fetch, reloadSafe(storage, browser));
+    const pending = opener.billing.consume({ externalId: 'export-7' });
+    await settle();
+    const copied = copyOf(storage); // copied while pending; the new page's script runs after the answer
+    wire.release();
+    await pending;
+    const copy = page(clock, backend.fetch, reloadSafe(copied, browser));
+    const recovered = recoveredOf(copy);
+    await drive(clock, recovered.done);
+    await expect(recovered.all).resolves.toEqual([]);
+    expect(copied.items.has(KEY)).toBe(false);
+    expect(consumePosts(backend)).toHaveLength(1);
+  });
+
+  it.each([
+    ['pings over a BroadcastChannel', () => ({})],
+    ['Web Locks', () => ({ locks: new FakeLocks() })],
+  ])(
     'replays an entry whose owner is gone, and one written by an older version (no owner), %s',
     async (_label, options) => {
       const storage = new MemoryStorage();
