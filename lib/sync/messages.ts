@@ -16,6 +16,11 @@ export type SyncMessage =
       readonly freePeriodEnd: number | null;
       /** Milliseconds left when sent, 0 if none: what tabs of older versions read. */
       readonly freePeriodMs: number;
+      /**
+       * Wall time at which the sender learned this quota (its own answer, or the
+       * `asOf` of the tab it came from); `null` from a sender of an older version.
+       */
+      readonly asOf: number | null;
     }
   | { readonly v: 1; readonly kind: 'claim'; readonly from: string; readonly at: number }
   | { readonly v: 1; readonly kind: 'release'; readonly from: string }
@@ -60,9 +65,10 @@ export function parseMessage(data: unknown): SyncMessage | null {
     case 'state': {
       const quota = message.quota === null ? null : isQuota(message.quota) ? pickQuota(message.quota) : undefined;
       if (quota === undefined || !isCount(message.freePeriodMs)) return null;
-      const end = message.freePeriodEnd;
-      if (end !== undefined && !isCount(end)) return null;
-      return { v: 1, kind: 'state', from, quota, freePeriodEnd: end ?? null, freePeriodMs: message.freePeriodMs };
+      const { freePeriodEnd: end, asOf } = message;
+      if ((end !== undefined && !isCount(end)) || (asOf !== undefined && !isCount(asOf))) return null;
+      const freePeriodMs = message.freePeriodMs;
+      return { v: 1, kind: 'state', from, quota, freePeriodEnd: end ?? null, freePeriodMs, asOf: asOf ?? null };
     }
     default:
       return null;

@@ -104,6 +104,36 @@ describe('tabs: the shared free period on a shared timeline', () => {
   });
 });
 
+describe('tabs: a busy tab answers a hello late', () => {
+  let restore: () => void;
+  beforeEach(() => (restore = installFakeChannel()));
+  afterEach(() => restore());
+
+  it("its older usage does not roll back the new tab's own, newer server answer", async () => {
+    const spy = spyChannel();
+    const backend = new FakeBackend(quota({ balance: 10 }));
+    const clock = new VirtualClock(0);
+    const a = tab(backend, {}, clock);
+    const busy = FakeBroadcastChannel.latest();
+    await a.client.billing.getUsage();
+    await quiet(spy);
+    clock.advanceBy(5_000);
+    backend.quota.balance = 50; // a top-up, made elsewhere
+    busy.hold(); // a's main thread is busy: it hears the new tab's hello late
+    const b = tab(backend, {}, clock);
+    await expect(b.client.billing.getUsage()).resolves.toMatchObject({ creditsBalance: 50 });
+    clock.advanceBy(1_000);
+    busy.release();
+    await quiet(spy);
+    expect(b.client.billing.getCachedUsage()).toMatchObject({ creditsBalance: 50 });
+    // What a learns later still reaches b.
+    backend.quota.balance = 70;
+    await a.client.billing.refreshCredits();
+    await quiet(spy);
+    expect(b.client.billing.getCachedUsage()).toMatchObject({ creditsBalance: 70 });
+  });
+});
+
 describe('tabs: a closing tab', () => {
   const global = globalThis as unknown as {
     addEventListener?: EventTarget['addEventListener'];
