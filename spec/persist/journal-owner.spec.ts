@@ -144,4 +144,20 @@ describe('storage: a tab opened with a copy of the storage (window.open, "Duplic
       expect(storage.items.has(KEY)).toBe(false);
     },
   );
+
+  it('a client disposed while it asks who is alive replays nothing, and recovered$ completes', async () => {
+    const storage = new MemoryStorage();
+    storage.items.set(KEY, JSON.stringify([{ id: 'export-10', at: 1_000_000, owner: 'gone' }]));
+    const backend = new FakeBackend(quota());
+    const clock = new VirtualClock(1_000_000);
+    const client = page(clock, backend.fetch, reloadSafe(storage));
+    const recovered = recoveredOf(client);
+    await settle();
+    client.billing.dispose();
+    await expect(recovered.all).resolves.toEqual([]);
+    clock.advanceBy(10_000);
+    await settle();
+    expect(backend.requests).toHaveLength(0);
+    expect(clock.pending).toBe(0);
+  });
 });
