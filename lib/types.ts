@@ -2,7 +2,7 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import type { BillingFeature } from './engine/extensions';
 import type { RecoveredConsume } from './feature-types';
 
-export type { LocksLike, RecoveredConsume, StorageLike, SyncOptions } from './feature-types';
+export type { LocksLike, RecoveredConsume, ReloadSafeOptions, StorageLike, SyncOptions } from './feature-types';
 
 /**
  * The quota as the spec's `UsageInfo`: what `getUsage()` resolves to, what
