@@ -65,6 +65,8 @@ export function send$(
       },
       (error: unknown) => {
         inFlight = false;
+        // Our own abort after unsubscribing: nobody listens, so no error is built.
+        if (subscriber.closed) return;
         // A fetch error may quote the request, which carries the caller's headers: redacted.
         subscriber.error(networkError(where(), error, request.secrets ?? request.headers));
       },
