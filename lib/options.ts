@@ -1,7 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import { BillingError } from './errors';
 import type { BillingFeature } from './engine/extensions';
-import { headerProblem, toHeaderRecord } from './transport/headers';
+import { checkedHeaders } from './transport/headers';
 import type { ClientOptions, FetchLike, HeadersOption } from './types';
 
 /** Options after validation and defaults. */
@@ -50,12 +50,8 @@ function checkScheduler(scheduler: unknown): SchedulerLike | undefined {
 
 // A function is checked per attempt, on what it gives; a record or Headers here, and again per attempt.
 function checkHeaders(headers: unknown): HeadersOption | undefined {
-  if (headers === undefined || typeof headers === 'function') return headers as HeadersOption | undefined;
-  const record = toHeaderRecord(headers);
-  if (record === undefined) invalid('headers must be a record of strings, a Headers, or a function giving one');
-  const problem = headerProblem(record);
-  if (problem !== null) invalid(`headers are refused: ${problem}`);
-  return headers as HeadersOption;
+  if (headers !== undefined && typeof headers !== 'function') checkedHeaders(headers);
+  return headers as HeadersOption | undefined;
 }
 
 function checkNumber(value: unknown, name: string, fallback: number, min: number, max: number): number {

@@ -1,5 +1,4 @@
 import { BillingError } from '../errors';
-import type { HeadersOption } from '../types';
 
 /** Header names and values as the transport sends them. */
 export type HeaderRecord = Readonly<Record<string, string>>;
@@ -36,37 +35,25 @@ export function toHeaderRecord(value: unknown): HeaderRecord | undefined {
   return ok ? (value as HeaderRecord) : undefined;
 }
 
-/**
- * Why fetch would refuse these headers, or `null`. Names are quoted only
- * when valid, values never: a value is usually a credential.
- */
-export function headerProblem(headers: HeaderRecord): string | null {
-  for (const [name, value] of Object.entries(headers)) {
-    if (!TOKEN.test(name)) return 'a header name is not a valid HTTP token';
-    if (!VALUE.test(value)) {
-      return `the value of header "${name}" has a character fetch refuses (CR, LF, NUL, another control character, or one beyond Latin-1)`;
-    }
+/** The headers of one attempt, checked; throws `invalid_argument`, which is never retried. */
+export function checkedHeaders(value: unknown): HeaderRecord {
+  const record = toHeaderRecord(value);
+  if (record === undefined) throw invalid('headers must be a record of strings or a Headers, or a function giving one');
+  // Names are quoted only when valid, values never: a value is usually a credential.
+  for (const [name, item] of Object.entries(record)) {
+    if (!TOKEN.test(name)) throw invalid('headers: a name is not an HTTP token');
+    if (!VALUE.test(item))
+      throw invalid(`headers: the value of "${name}" has a character fetch refuses (CR, LF, NUL...)`);
   }
-  return null;
+  return record;
 }
 
 function invalid(message: string): BillingError {
   return new BillingError('invalid_argument', message);
 }
 
-/** The headers of one attempt, checked; throws `invalid_argument`, which is never retried. */
-export function checkedHeaders(value: unknown): HeaderRecord {
-  const record = toHeaderRecord(value);
-  if (record === undefined) throw invalid('The headers option must give a record of strings or a Headers');
-  const problem = headerProblem(record);
-  if (problem !== null) throw invalid(`The headers option is refused: ${problem}`);
-  return record;
-}
-
 /** Calls a headers function (sync or async) and checks what it gave. */
-export async function resolveHeaders(
-  option: Extract<HeadersOption, (...args: never[]) => unknown>,
-): Promise<HeaderRecord> {
+export async function resolveHeaders(option: () => unknown): Promise<HeaderRecord> {
   let headers: unknown;
   try {
     headers = await option();
