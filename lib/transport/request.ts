@@ -1,8 +1,8 @@
-import { defer, map, mergeMap, retry, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
+import { defer, map, mergeMap, retry, type Observable, type SchedulerLike } from 'rxjs';
 import { BillingError } from '../errors';
 import type { FetchLike, HeadersOption } from '../types';
 import { decodeEnvelope, type Envelope } from './decode';
-import { checkedHeaders, resolveHeaders, type HeaderRecord } from './headers';
+import { awaitHeaders$, checkedHeaders, type HeaderRecord } from './headers';
 import { send$, type HttpResponse } from './http';
 import { quotable, redact } from './redact';
 import { parseRetryAfter, retryNotifier, type RetryPolicy } from './retry-policy';
@@ -85,19 +85,7 @@ export function call$(config: TransportConfig, call: Call): Observable<Envelope>
       ? defer(() => {
           // One budget per attempt covers waiting for the headers and the whole exchange.
           const start = scheduler.now();
-          return defer(() => resolveHeaders(option)).pipe(
-            timeout({
-              first: timeoutMs,
-              scheduler,
-              with: () =>
-                throwError(
-                  () =>
-                    new BillingError(
-                      'timeout',
-                      `${where} timed out after ${timeoutMs} ms waiting for the headers option`,
-                    ),
-                ),
-            }),
+          return awaitHeaders$(option, timeoutMs, scheduler, where).pipe(
             mergeMap((headers) => send(headers, Math.max(1, timeoutMs - (scheduler.now() - start)))),
           );
         })
