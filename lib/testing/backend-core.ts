@@ -16,6 +16,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export interface BackendCoreOptions {
   users?: readonly ReferenceUser[];
   cors?: boolean;
+  /** A state to serve instead of a new one (`users` is then ignored): several cores can share it. */
+  state?: ReferenceState;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface BackendCore {
  */
 export function createBackendCore(options: BackendCoreOptions = {}): BackendCore {
   const { users = [], cors = true } = options;
-  const state = new ReferenceState(users);
+  const state = options.state ?? new ReferenceState(users);
   const faults = new FaultQueue();
   const log: RequestRecord[] = [];
   const delays = new Map<ReturnType<typeof setTimeout>, (elapsed: boolean) => void>();
