@@ -1,4 +1,9 @@
-import { createReferenceBackend, REFERENCE_PATHS, type InProcessReferenceBackend } from '../../lib/testing';
+import {
+  createReferenceBackend,
+  REFERENCE_PATHS,
+  type InProcessReferenceBackend,
+  type ReferenceUserPatch,
+} from '../../lib/testing';
 import type { FetchLike } from '../../lib/types';
 
 /** One request as the fake backend saw it. */
@@ -122,46 +127,53 @@ function apiPath(path: string): string {
   return API_PATHS.find((known) => path.endsWith(known)) ?? path;
 }
 
+// One module in practice: its quota once seen, else what it will start with.
+function currentUser(reference: InProcessReferenceBackend) {
+  const snapshot = reference.getUser(TOKEN);
+  const modules = Object.values(snapshot.modules);
+  return { ...snapshot, ...(modules.length === 1 ? modules[0] : {}) };
+}
+
 function liveQuota(reference: InProcessReferenceBackend): FakeQuota {
-  const user = () => {
-    const snapshot = reference.getUser(TOKEN);
-    // One module in practice: its quota once seen, else what it will start with.
-    const modules = Object.values(snapshot.modules);
-    return { ...snapshot, ...(modules.length === 1 ? modules[0] : {}) };
+  const set = (patch: ReferenceUserPatch) => reference.setUser(TOKEN, patch);
+  return {
+    get isEnabled() {
+      return currentUser(reference).isEnabled;
+    },
+    set isEnabled(isEnabled) {
+      set({ isEnabled });
+    },
+    get freeRemaining() {
+      return currentUser(reference).freeRemaining;
+    },
+    set freeRemaining(freeRemaining) {
+      set({ freeRemaining });
+    },
+    get freeTotal() {
+      return currentUser(reference).freeTotal;
+    },
+    set freeTotal(freeTotal) {
+      set({ freeTotal });
+    },
+    get creditsPerUse() {
+      return currentUser(reference).creditsPerUse;
+    },
+    set creditsPerUse(creditsPerUse) {
+      set({ creditsPerUse });
+    },
+    get balance() {
+      return currentUser(reference).creditsBalance;
+    },
+    set balance(creditsBalance) {
+      set({ creditsBalance });
+    },
+    get blacklisted() {
+      return currentUser(reference).blacklisted;
+    },
+    set blacklisted(blacklisted) {
+      set({ blacklisted });
+    },
   };
-  const field = <K extends keyof FakeQuota>(read: () => FakeQuota[K], write: (value: FakeQuota[K]) => void) => ({
-    get: read,
-    set: write,
-    enumerable: true,
-  });
-  const quota = {} as FakeQuota;
-  Object.defineProperties(quota, {
-    isEnabled: field(
-      () => user().isEnabled,
-      (isEnabled) => reference.setUser(TOKEN, { isEnabled }),
-    ),
-    freeRemaining: field(
-      () => user().freeRemaining,
-      (freeRemaining) => reference.setUser(TOKEN, { freeRemaining }),
-    ),
-    freeTotal: field(
-      () => user().freeTotal,
-      (freeTotal) => reference.setUser(TOKEN, { freeTotal }),
-    ),
-    creditsPerUse: field(
-      () => user().creditsPerUse,
-      (creditsPerUse) => reference.setUser(TOKEN, { creditsPerUse }),
-    ),
-    balance: field(
-      () => user().creditsBalance,
-      (creditsBalance) => reference.setUser(TOKEN, { creditsBalance }),
-    ),
-    blacklisted: field(
-      () => user().blacklisted,
-      (blacklisted) => reference.setUser(TOKEN, { blacklisted }),
-    ),
-  });
-  return quota;
 }
 
 /** A fresh quota with free uses left. */

@@ -147,8 +147,7 @@ async function rawInProcess(backend: ContractBackend, options: RawOptions): Prom
   for (const [name, value] of Object.entries(options.headers ?? {})) headers[name] = String(value);
   const init: RequestInit = { method: options.method ?? 'GET', headers };
   // Bytes, not a string: a string body would get fetch's text/plain content type.
-  if (options.body !== undefined)
-    init.body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body;
+  if (options.body !== undefined) init.body = new Uint8Array(Buffer.from(options.body));
   const response = await backend.send(options.path, init);
   const answerHeaders: IncomingHttpHeaders = {};
   response.headers.forEach((value, name) => (answerHeaders[name] = value));
