@@ -5,9 +5,10 @@ import { inProcessFetch } from './in-process-fetch';
 /**
  * The reference backend in-process: the same state, rules, hooks and faults
  * as `startReferenceBackend`, served through `fetch` instead of a socket. No
- * port, no open handle, no Node built-in: it runs in jsdom-free Node tests,
- * Storybook, React Native tests and browser bundles alike (it needs the
- * global `Response`). Throws if a user is invalid.
+ * port, no open handle, no Node built-in: it runs in Node tests, Storybook,
+ * React Native tests and browser bundles alike (it needs the global
+ * `Response`, which Node 18+, browsers and React Native have). Throws if a
+ * user is invalid.
  *
  * Faults have their network equivalents: `drop` rejects with a `TypeError`
  * like a reset connection, `stall` answers headers and a body that never
