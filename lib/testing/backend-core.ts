@@ -6,11 +6,11 @@ import { bearerToken, handleRequest, isApiPath } from './handle-request';
 import { ReferenceState } from './reference-state';
 import { firstValues, splitTarget } from './request-target';
 import type { Fault, ReferenceUser, RequestRecord } from './types';
+import { jsonAnswer, rawFaultAnswer } from './responses';
 import { errorReply, type Reply } from './wire';
 
 // The request log keeps the latest entries only.
 const MAX_LOG_ENTRIES = 10_000;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Options of the transport-neutral backend. */
 export interface BackendCoreOptions {
@@ -76,7 +76,7 @@ export function createBackendCore(options: BackendCoreOptions = {}): BackendCore
 
   const answerOf = (reply: Reply, record: RequestRecord): BackendResponse => {
     record.code = reply.body.code;
-    return json(reply);
+    return jsonAnswer(reply);
   };
 
   const proceed = (
@@ -117,21 +117,8 @@ export function createBackendCore(options: BackendCoreOptions = {}): BackendCore
         return answerOf(errorReply(fault.status, 'injected failure', headers), record);
       }
       case 'malformed':
-        return {
-          kind: 'answer',
-          status: fault.status ?? 200,
-          headers: { 'Content-Type': fault.contentType ?? JSON_TYPE, Date: httpDate() },
-          body: fault.body,
-        };
       case 'stall':
-        // Headers and a body start, then silence: exercises a timeout that must
-        // cover the body, not just the headers.
-        return {
-          kind: 'stall',
-          status: 200,
-          headers: { 'Content-Type': JSON_TYPE, Date: httpDate() },
-          body: '{"code":0,',
-        };
+        return rawFaultAnswer(fault);
       case 'delay':
         return (await wait(fault.ms)) ? proceed(request, record, params, fallback) : { kind: 'drop' };
       case 'dropAfterApply':
@@ -203,18 +190,4 @@ export function createBackendCore(options: BackendCoreOptions = {}): BackendCore
       },
     },
   };
-}
-
-function json(reply: Reply): BackendResponse {
-  return {
-    kind: 'answer',
-    status: reply.status,
-    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', Date: httpDate(), ...reply.headers },
-    body: JSON.stringify(reply.body),
-  };
-}
-
-// A real server sends one; the client measures Retry-After dates against it.
-function httpDate(): string {
-  return new Date().toUTCString();
 }
