@@ -13,6 +13,26 @@ const USER = { token: TOKEN, freeRemaining: 2, freeTotal: 2, creditsPerUse: 5, c
 
 const PAGE_SCRIPT = `
 import { createClient } from './lib';
+import { createReferenceBackend } from './lib/testing';
+window.runInPage = async () => {
+  const backend = createReferenceBackend({
+    users: [{ token: 'in-page', freeRemaining: 0, freeTotal: 1, creditsPerUse: 5, creditsBalance: 12 }],
+  });
+  const client = createClient({
+    baseUrl: 'http://billing.test',
+    appKey: 'page',
+    headers: { Authorization: 'Bearer in-page' },
+    fetch: backend.fetch,
+  });
+  try {
+    const consumed = await client.billing.consume({ externalId: 'in-page-1' });
+    return { ok: true, isCredit: consumed.isCredit, charges: backend.charges().length, balance: backend.getUser('in-page').creditsBalance };
+  } catch (error) {
+    return { ok: false, code: error.code, message: error.message };
+  } finally {
+    client.billing.dispose();
+  }
+};
 window.runBilling = async (baseUrl, token) => {
   const client = createClient({ baseUrl, appKey: 'cors', headers: { Authorization: 'Bearer ' + token } });
   try {
@@ -119,5 +139,12 @@ describe('the reference backend called from a page on another origin (Chromium)'
     } finally {
       await backend.close();
     }
+  });
+});
+
+describe('createReferenceBackend inside a page (Chromium)', () => {
+  test('bundled for the browser, it serves a client in the page with no server', async () => {
+    const outcome = await page.evaluate(() => (window as unknown as { runInPage: () => Promise<unknown> }).runInPage());
+    expect(outcome).toEqual({ ok: true, isCredit: true, charges: 1, balance: 7 });
   });
 });
