@@ -55,6 +55,20 @@ describe('createReferenceBackend: a client with no socket', () => {
     }
   });
 
+  test('invalid or duplicate users throw; close() is idempotent and later requests fail like a refused connection', async () => {
+    const user = makeUser();
+    expect(() => createReferenceBackend({ users: [user, { ...user }] })).toThrow();
+    expect(() => createReferenceBackend({ users: [{ ...makeUser(), creditsBalance: -5 }] })).toThrow(TypeError);
+    const backend = createReferenceBackend({ users: [user] });
+    await backend.close();
+    await backend.close();
+    await expect(backend.fetch(`http://billing.test${REFERENCE_PATHS.balance}`)).rejects.toMatchObject({
+      name: 'TypeError',
+      cause: { code: 'ECONNREFUSED' },
+    });
+    expect(backend.requests()).toEqual([]);
+  });
+
   test('fetch takes a Request, a URL and Headers like the global fetch', async () => {
     const user = makeUser({ creditsBalance: 4 });
     const backend = createReferenceBackend({ users: [user] });
