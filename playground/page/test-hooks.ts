@@ -24,6 +24,8 @@ export interface HookControls {
  *   in `outcomes[externalId]` (`settledAt` is `Date.now()` when it settled);
  * - `dispose()` / `restart()`: see {@link HookControls};
  * - `countdown`: every value the countdown element showed, with `Date.now()`, since load;
+ * - `watchCountdown()`: a new subscriber to the current client's `freePeriodRemaining$` (as a widget
+ *   mounted mid-period would be); returns the array its values land in, each with `Date.now()`;
  * - `recovered` / `recoveredDone`: the current client's `recovered$` (also drawn on the page).
  *
  * @example
@@ -38,6 +40,7 @@ export interface BillingTestHooks {
   dispose(): void;
   restart(): void;
   readonly countdown: Array<{ readonly seconds: number; readonly at: number }>;
+  watchCountdown(): Array<{ readonly seconds: number; readonly at: number }>;
   readonly recovered: Array<{ readonly externalId: string; readonly outcome: HookOutcome }>;
   recoveredDone: boolean;
 }
@@ -87,6 +90,11 @@ export function installTestHooks(controls: HookControls, showRecovered: boolean)
     dispose: controls.dispose,
     restart: controls.restart,
     countdown: [],
+    watchCountdown() {
+      const seen: Array<{ seconds: number; at: number }> = [];
+      controls.current()?.billing.freePeriodRemaining$.subscribe((seconds) => seen.push({ seconds, at: Date.now() }));
+      return seen;
+    },
     recovered: [],
     recoveredDone: false,
   };
