@@ -26,6 +26,7 @@ export interface HookControls {
  * - `countdown`: every value the countdown element showed, with `Date.now()`, since load;
  * - `watchCountdown()`: a new subscriber to the current client's `freePeriodRemaining$` (as a widget
  *   mounted mid-period would be); returns the array its values land in, each with `Date.now()`;
+ * - `secondsLeft()`: `getCachedUsage().freePeriodRemaining` of the current client, read now;
  * - `recovered` / `recoveredDone`: the current client's `recovered$` (also drawn on the page).
  *
  * @example
@@ -41,6 +42,7 @@ export interface BillingTestHooks {
   restart(): void;
   readonly countdown: Array<{ readonly seconds: number; readonly at: number }>;
   watchCountdown(): Array<{ readonly seconds: number; readonly at: number }>;
+  secondsLeft(): number;
   readonly recovered: Array<{ readonly externalId: string; readonly outcome: HookOutcome }>;
   recoveredDone: boolean;
 }
@@ -95,6 +97,7 @@ export function installTestHooks(controls: HookControls, showRecovered: boolean)
       controls.current()?.billing.freePeriodRemaining$.subscribe((seconds) => seen.push({ seconds, at: Date.now() }));
       return seen;
     },
+    secondsLeft: () => controls.current()?.billing.getCachedUsage()?.freePeriodRemaining ?? 0,
     recovered: [],
     recoveredDone: false,
   };
