@@ -12,7 +12,11 @@ import type { SchedulerLike } from 'rxjs';
 
 // The opt-in features bring their own code; without them the engine is exactly the core.
 function extensionsFor(resolved: ResolvedOptions, scheduler: SchedulerLike): EngineExtensions {
-  const setup = { scope: resolved.scope, scheduler, timeoutMs: resolved.timeoutMs, retries: resolved.retries };
+  // A scheduler the user gave reads a clock all tabs share (tests share one virtual clock);
+  // the default one is monotonic, with an origin per page, so pages meet on Date.now.
+  const own = resolved.scheduler === undefined || resolved.scheduler === monotonicScheduler;
+  const wallNow = own ? Date.now : () => scheduler.now();
+  const setup = { scope: resolved.scope, scheduler, timeoutMs: resolved.timeoutMs, retries: resolved.retries, wallNow };
   const installed = [resolved.storage, resolved.sync].map((feature) => feature?.install(setup) ?? {});
   return {
     ...installed[0],
@@ -35,7 +39,7 @@ function extensionsFor(resolved: ResolvedOptions, scheduler: SchedulerLike): Eng
  *   headers: { Authorization: `Bearer ${token}` },
  * });
  * await client.billing.getUsage();
- * const result = await client.billing.consume({ externalId: 'export-42' });
+ * const result = await client.billing.consume(); // a fresh externalId for this one action
  * ```
  */
 export function createClient(options: ClientOptions): Client {

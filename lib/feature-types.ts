@@ -31,6 +31,14 @@ export interface StorageLike {
 export interface LocksLike {
   /** Runs `callback` while holding the exclusive lock `name`; the lock is released when its promise settles. */
   request<T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>): Promise<T>;
+  /**
+   * The locks held and asked for now. Optional: `reloadSafe` uses it to tell
+   * which pages are alive, and pings over a BroadcastChannel without it.
+   */
+  query?(): Promise<{
+    readonly held?: ReadonlyArray<{ readonly name?: string }>;
+    readonly pending?: ReadonlyArray<{ readonly name?: string }>;
+  }>;
 }
 
 /**
@@ -48,13 +56,33 @@ export interface SyncOptions {
 }
 
 /**
+ * Options of `reloadSafe()`.
+ *
+ * @example
+ * ```ts
+ * // Tell live pages by pings over a BroadcastChannel even where Web Locks exist.
+ * const storage = reloadSafe(sessionStorage, { locks: null } satisfies ReloadSafeOptions);
+ * ```
+ */
+export interface ReloadSafeOptions {
+  /**
+   * The lock manager that tells which pages are alive (each holds a lock for
+   * its life); `navigator.locks` when omitted, `null` for pings over a
+   * BroadcastChannel. Neither available: every entry left over is replayed.
+   */
+  readonly locks?: LocksLike | null;
+}
+
+/**
  * A consume an earlier page sent without hearing the answer, replayed at start
  * with the same `externalId`: its outcome, as `recovered$` delivers it.
  *
  * @example
  * ```ts
  * client.billing.recovered$.subscribe(({ externalId, outcome }) => {
- *   if (outcome.ok && externalId.startsWith('export-')) resumeExport(externalId.slice(7));
+ *   // The app noted which document each click's id was for, when the user clicked.
+ *   const docId = sessionStorage.getItem(`pending-export:${externalId}`);
+ *   if (outcome.ok && docId !== null) resumeExport(docId);
  * });
  * ```
  */

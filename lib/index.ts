@@ -19,6 +19,7 @@ export type {
   HeadersOption,
   LocksLike,
   RecoveredConsume,
+  ReloadSafeOptions,
   StorageLike,
   SyncOptions,
   UsageInfo,

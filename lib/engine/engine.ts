@@ -1,10 +1,10 @@
 import {
   ReplaySubject,
   Subject,
-  filter,
+  Subscription,
   firstValueFrom,
-  map,
   merge,
+  of,
   take,
   takeUntil,
   type Observable,
@@ -25,8 +25,8 @@ import type {
 } from '../types';
 import { aborted$, failWhen } from './abort';
 import { consumeEffect } from './consume-effect';
-import { isFact, type ConsumeOutcome, type ConsumeSettled, type EngineAction } from './engine-actions';
-import type { EngineExtensions, PluginContext } from './extensions';
+import { isFact, type ConsumeOutcome, type EngineAction } from './engine-actions';
+import type { ConsumeJournal, EngineExtensions, PluginContext } from './extensions';
 import { freePeriodEffect } from './free-period-effect';
 import { createQuotaLoader, type QuotaLoader } from './quota-loader';
 import { Store } from './store';
@@ -47,6 +47,9 @@ export class Engine {
   private seq = 0;
   private requestId = 0;
   private disposed = false;
+  private readonly journal: ConsumeJournal | undefined;
+  // Ids this client journaled and has not yet reported, so only those are cleared from storage.
+  private readonly journaled = new Set<string>();
   readonly usage$: Observable<UsageInfo>;
   readonly changes$: Observable<UsageInfo>;
   readonly freePeriodRemaining$: Observable<number>;
@@ -60,7 +63,14 @@ export class Engine {
     const nextSeq = () => ++this.seq;
     this.loader = createQuotaLoader(api, (action) => this.dispatch(action), nextSeq);
     const { exclusive, journal } = extensions;
-    const deps = { api, loader: this.loader, scheduler, nextSeq, exclusive, journal };
+    this.journal = journal;
+    const record = journal && {
+      add: (externalId: string) => {
+        this.journaled.add(externalId);
+        journal.add(externalId);
+      },
+    };
+    const deps = { api, loader: this.loader, scheduler, nextSeq, exclusive, journal: record };
     const context: PluginContext = {
       action$: this.action$,
       state$: this.store.state$,
@@ -76,12 +86,28 @@ export class Engine {
     this.changes$ = usageChanges(this.store.state$, scheduler);
     // Its ticking inner timer outlives the store's completion, so it is cut explicitly.
     this.freePeriodRemaining$ = freePeriodRemainingView(this.store.state$, scheduler).pipe(takeUntil(this.disposed$));
-    this.replay(journal?.pending() ?? []);
+    this.replay(journal?.pending() ?? of([]));
   }
 
   // Consumes an earlier page sent but never heard back from go out again with the same id;
   // the backend's idempotency makes that at most one charge, and recovered$ tells the outcome.
-  private replay(externalIds: readonly string[]): void {
+  // The journal may take a short while to learn which pages are alive; dispose cuts that wait.
+  private replay(pending$: Observable<readonly string[]>): void {
+    let heard = false;
+    // Without an answer (cut by dispose, or a journal that failed) nothing is replayed: recovered$ completes.
+    const none = () => heard || this.recovered.complete();
+    pending$.pipe(take(1), takeUntil(this.disposed$)).subscribe({
+      next: (externalIds) => {
+        heard = true;
+        this.replayAll(externalIds);
+      },
+      error: none,
+      complete: none,
+    });
+  }
+
+  private replayAll(externalIds: readonly string[]): void {
+    if (this.disposed) return;
     let left = externalIds.length;
     if (left === 0) this.recovered.complete();
     for (const externalId of externalIds) {
@@ -149,19 +175,48 @@ export class Engine {
 
   private submit(externalId: string, signal: AbortSignal | undefined, replay: boolean): Promise<BillingConsumeResult> {
     const id = ++this.requestId;
-    const reply$ = this.action$.pipe(
-      filter((action): action is ConsumeSettled => action.type === 'consume/settled' && action.id === id),
-      take(1),
-      map(({ outcome }) => {
-        if (outcome.ok) return outcome.result;
-        throw outcome.error;
-      }),
-    );
-    const reply = this.guard(reply$, signal, 'consume() was aborted').catch((error: unknown) => {
-      throw error instanceof BillingError && error.externalId === undefined ? error.withExternalId(externalId) : error;
+    const reply = new Promise<BillingConsumeResult>((resolve, reject) => {
+      let charged: BillingConsumeResult | null = null;
+      const watch = new Subscription();
+      const end = (settle: () => void) => {
+        watch.unsubscribe();
+        settle();
+      };
+      watch.add(
+        this.action$.subscribe((action) => {
+          if (action.type === 'consume/answered' && action.id === id) charged = action.result;
+          if (action.type !== 'consume/settled' || action.id !== id) return;
+          const { outcome } = action;
+          end(() => (outcome.ok ? resolve(outcome.result) : reject(outcome.error)));
+        }),
+      );
+      // Until the backend has charged, an abort or dispose fails the call (nothing was charged, or a retry
+      // with the same id tells). Once it has, the charge stands: the call resolves with it.
+      watch.add(
+        aborted$(signal).subscribe(() => {
+          if (charged === null) end(() => reject(new BillingError('aborted', 'consume() was aborted')));
+        }),
+      );
+      watch.add(
+        this.disposed$.subscribe(() => {
+          const result = charged;
+          end(() => (result === null ? reject(this.disposedError()) : resolve(result)));
+        }),
+      );
     });
     this.dispatch({ type: 'consume/requested', id, externalId, signal, replay });
-    return reply;
+    return reply
+      .catch((error: unknown) => {
+        throw error instanceof BillingError && error.externalId === undefined
+          ? error.withExternalId(externalId)
+          : error;
+      })
+      .finally(() => this.forget(externalId));
+  }
+
+  // The caller has the outcome (or was told the client is gone): nothing is left to replay.
+  private forget(externalId: string): void {
+    if (this.journaled.delete(externalId)) this.journal?.remove(externalId);
   }
 
   dispose(): void {
