@@ -16,17 +16,26 @@ import {
 const rig = useRig();
 const HELD_MS = 4_000;
 
-async function openerWithPendingConsume(externalId: string): Promise<Page> {
+async function openerWithPendingConsume(externalId: string, heldMs = HELD_MS): Promise<Page> {
   // Every page of the context notes the session storage it started with, before the page's own script runs.
   await rig.context.addInitScript(() => {
     (window as { initialSession?: string }).initialSession = JSON.stringify(Object.entries(window.sessionStorage));
   });
   const opener = await rig.open('?storage=session');
   await shows(opener, 'recovered-state', 'done');
-  rig.backend.failNext(REFERENCE_PATHS.consume, 1, { kind: 'delay', ms: HELD_MS });
+  rig.backend.failNext(REFERENCE_PATHS.consume, 1, { kind: 'delay', ms: heldMs });
   await startConsume(opener, externalId);
   await until(() => rig.backend.requests().some((r) => r.fault === 'delay'), "the opener's held POST");
   return opener;
+}
+
+async function openWithWindowOpen(opener: Page): Promise<Page> {
+  const [tab] = await Promise.all([
+    rig.context.waitForEvent('page'),
+    opener.evaluate(() => void window.open(window.location.href)),
+  ]);
+  await tab.waitForLoadState();
+  return tab;
 }
 
 const initialSession = (page: Page) => page.evaluate(() => (window as { initialSession?: string }).initialSession);
@@ -45,11 +54,7 @@ async function expectNoReplay(opener: Page, tab: Page, externalId: string): Prom
 describe('a tab opened while a consume is pending in another (reloadSafe(sessionStorage))', () => {
   test('window.open: the new tab, holding a copy of sessionStorage, does not replay the opener’s consume', async () => {
     const opener = await openerWithPendingConsume('opened-1');
-    const [tab] = await Promise.all([
-      rig.context.waitForEvent('page'),
-      opener.evaluate(() => void window.open(window.location.href)),
-    ]);
-    await tab.waitForLoadState();
+    const tab = await openWithWindowOpen(opener);
     // The copy is real: the new tab started with the opener's pending entry.
     expect(await initialSession(tab)).toContain('opened-1');
     await expectNoReplay(opener, tab, 'opened-1');
@@ -70,5 +75,27 @@ describe('a tab opened while a consume is pending in another (reloadSafe(session
     await tab.goto(opener.url());
     expect(await initialSession(tab)).toContain('duplicated-1');
     await expectNoReplay(opener, tab, 'duplicated-1');
+  });
+
+  test('the opener closes before its answer: the new tab, reloaded, replays the consume and reports it, one charge', async () => {
+    // Long enough for the opener to close and the tab to reload while the original POST is still held.
+    const heldMs = 3_000;
+    const heldUntil = Date.now() + heldMs;
+    const opener = await openerWithPendingConsume('orphaned-1', heldMs);
+    const tab = await openWithWindowOpen(opener);
+    await shows(tab, 'recovered-state', 'done');
+    expect(await recoveredShown(tab)).toEqual([]);
+
+    // The page that sent it is gone before hearing the answer: the consume must not be lost.
+    await opener.close();
+    await tab.reload();
+
+    await shows(tab, 'recovered-state', 'done');
+    expect(await recoveredShown(tab)).toEqual([['orphaned-1', 'free_count']]);
+    expect(Date.now()).toBeLessThan(heldUntil);
+    // Once the backend has handled the original too, still one charge.
+    await until(() => Date.now() > heldUntil + 500, 'the end of the hold');
+    expect(rig.backend.charges()).toMatchObject([{ externalId: 'orphaned-1', kind: 'free' }]);
+    expect(rig.backend.charges()).toHaveLength(1);
   });
 });
