@@ -44,6 +44,8 @@ const initialSession = (page: Page) => page.evaluate(() => (window as { initialS
 async function expectNoReplay(opener: Page, tab: Page, externalId: string): Promise<void> {
   await shows(tab, 'recovered-state', 'done');
   expect(await recoveredShown(tab)).toEqual([]);
+  // The setup holds: the new tab decided while the opener was still waiting for its answer.
+  expect(await opener.evaluate((id) => window.__billing.outcomes[id], externalId)).toBeUndefined();
   expect(await outcomeOf(opener, externalId)).toMatchObject({ ok: true, kind: 'free_count' });
   // Only the opener's POST ever carried the id (the body of the held one is read once it is released).
   expect(postsFor(rig.backend, externalId)).toHaveLength(1);
