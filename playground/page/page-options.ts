@@ -20,6 +20,7 @@ export interface PageOptions {
   readonly user: string | null;
 }
 
+/** Reads {@link PageOptions} from a query string; anything unknown is ignored. */
 export function readPageOptions(search: string): PageOptions {
   const params = new URLSearchParams(search);
   const storage = params.get('storage');
@@ -30,7 +31,14 @@ export function readPageOptions(search: string): PageOptions {
   };
 }
 
-/** The `sync` and `storage` options of `createClient` the page options ask for. */
+/**
+ * The `sync` and `storage` options of `createClient` the page options ask for.
+ *
+ * @example
+ * ```ts
+ * createClient({ baseUrl, appKey, ...clientFeatures(readPageOptions('?storage=session')) });
+ * ```
+ */
 export function clientFeatures(options: PageOptions): Pick<ClientOptions, 'sync' | 'storage'> {
   const storage = { session: () => window.sessionStorage, local: () => window.localStorage };
   return {

@@ -4,12 +4,26 @@ import { isBillingError, type BillingConsumeResult } from '../../lib';
 import { describeFailure, type ConsumeKind } from './consume-log';
 import type { Session } from './session';
 
-/** How a consume settled, as the hooks record it. */
+/**
+ * How a consume settled, as the hooks record it.
+ *
+ * @example
+ * ```ts
+ * const paid: HookOutcome = { ok: true, kind: 'credits', settledAt: Date.now() };
+ * ```
+ */
 export type HookOutcome =
   | { readonly ok: true; readonly kind: ConsumeKind; readonly settledAt: number }
   | { readonly ok: false; readonly kind: ConsumeKind; readonly code: string; readonly settledAt: number };
 
-/** What the page gives the hooks: its current session, and the page's own ways to end and start one. */
+/**
+ * What the page gives the hooks: its current session, and the page's own ways to end and start one.
+ *
+ * @example
+ * ```ts
+ * const controls: HookControls = { current: () => session, dispose: () => session?.dispose(), restart };
+ * ```
+ */
 export interface HookControls {
   readonly current: () => Session | undefined;
   /** Disposes the current client, as an account switch does, and starts none. */
@@ -76,7 +90,16 @@ function recoveredPanel(): { list: HTMLOListElement; state: HTMLElement } {
   };
 }
 
-/** Installs `window.__billing`; `attach` is called with each new session. */
+/**
+ * Installs `window.__billing`; `attach` is called with each new session.
+ * `showRecovered` adds the "Recovered after reload" panel (the page is reload-safe).
+ *
+ * @example
+ * ```ts
+ * const hooks = installTestHooks(controls, true);
+ * hooks.attach(startSession(view, appKey, user));
+ * ```
+ */
 export function installTestHooks(controls: HookControls, showRecovered: boolean): { attach(session: Session): void } {
   const panel = showRecovered ? recoveredPanel() : null;
   const hooks: BillingTestHooks = {
