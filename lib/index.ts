@@ -17,6 +17,7 @@ export type {
   FetchLike,
   GetUsageOptions,
   HeadersOption,
+  HeadersValue,
   LocksLike,
   RecoveredConsume,
   ReloadSafeOptions,
