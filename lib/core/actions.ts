@@ -5,7 +5,8 @@ import type { Quota } from './state';
  * request sequence numbers arrive inside the actions: the reducer reads no clock.
  */
 export type BillingAction =
-  | { readonly type: 'usage/loaded'; readonly seq: number; readonly quota: Quota }
+  // `seq` numbers the free-count request; `balanceSeq`, where it differs, the balance request of the pair.
+  | { readonly type: 'usage/loaded'; readonly seq: number; readonly balanceSeq?: number; readonly quota: Quota }
   | { readonly type: 'balance/loaded'; readonly seq: number; readonly balance: number }
   | {
       readonly type: 'consume/charged';

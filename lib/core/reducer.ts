@@ -27,7 +27,7 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   switch (action.type) {
     case 'usage/loaded': {
       const { seq, quota } = action;
-      const ledger = answered(state.ledger, seq, quota.creditsBalance);
+      const ledger = answered(state.ledger, action.balanceSeq ?? seq, quota.creditsBalance);
       const fresh = seq >= state.freeSeq;
       if (state.quota !== null && !fresh) return ledger === state.ledger ? state : withLedger(state, ledger);
       const freeRemaining = fresh || state.earlyFree === null ? quota.freeRemaining : state.earlyFree;

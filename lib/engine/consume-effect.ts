@@ -90,18 +90,21 @@ function freeOfCharge(request: ConsumeRequested, store: StateSource): Observable
 
 function post(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): Observable<EngineAction> {
   const { externalId } = request;
-  const seq = deps.nextSeq();
+  // Numbered per attempt: a retry's answer is newer than a GET sent before the retry.
+  let seq = 0;
   // Journaled before the POST; a page that dies before the caller hears the
   // outcome leaves the entry for the next start to replay with the same id.
   deps.journal?.add(externalId);
-  return deps.api.consume$(externalId).pipe(
-    failWhen(
-      aborted$(request.signal),
-      () => new BillingError('aborted', 'consume() was aborted after the request was sent'),
-    ),
-    mergeMap((answer) => afterAnswer(answer, request, seq, store, deps)),
-    catchError((error: unknown) => of(reject(request, error))),
-  );
+  return deps.api
+    .consume$(externalId, () => (seq = deps.nextSeq()))
+    .pipe(
+      failWhen(
+        aborted$(request.signal),
+        () => new BillingError('aborted', 'consume() was aborted after the request was sent'),
+      ),
+      mergeMap((answer) => afterAnswer(answer, request, seq, store, deps)),
+      catchError((error: unknown) => of(reject(request, error))),
+    );
 }
 
 function decideAndPost(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): Observable<EngineAction> {

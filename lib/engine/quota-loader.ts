@@ -11,7 +11,10 @@ export interface QuotaLoader {
   balance(fresh?: boolean): Observable<number>;
 }
 
-/** Each load is numbered when sent, so the reducer can drop answers older than what it holds. */
+/**
+ * Each attempt is numbered as it goes out (a retry is newer than what was
+ * sent before it), so the reducer can drop answers older than what it holds.
+ */
 export function createQuotaLoader(
   api: BillingApi,
   dispatch: (action: BillingAction) => void,
@@ -19,11 +22,15 @@ export function createQuotaLoader(
 ): QuotaLoader {
   const usage = sharedInFlight(() =>
     defer(() => {
-      const seq = nextSeq();
-      return forkJoin([api.freeCount$(), api.balance$()]).pipe(
+      let seq = 0;
+      let balanceSeq = 0;
+      const free$ = api.freeCount$(() => (seq = nextSeq()));
+      const balance$ = api.balance$(() => (balanceSeq = nextSeq()));
+      return forkJoin([free$, balance$]).pipe(
         map(([free, creditsBalance]): BillingAction => ({
           type: 'usage/loaded',
           seq,
+          balanceSeq,
           quota: { ...free, creditsBalance },
         })),
         tap(dispatch),
@@ -32,8 +39,10 @@ export function createQuotaLoader(
   );
   const balance = sharedInFlight(() =>
     defer(() => {
-      const seq = nextSeq();
-      return api.balance$().pipe(tap((value) => dispatch({ type: 'balance/loaded', seq, balance: value })));
+      let seq = 0;
+      return api
+        .balance$(() => (seq = nextSeq()))
+        .pipe(tap((value) => dispatch({ type: 'balance/loaded', seq, balance: value })));
     }),
   );
   return { usage: () => usage(), balance };

@@ -16,9 +16,9 @@ export type ConsumeAnswer =
 
 /** The three backend calls of the spec, nothing else. */
 export interface BillingApi {
-  freeCount$(): Observable<FreeCount>;
-  balance$(): Observable<number>;
-  consume$(externalId: string): Observable<ConsumeAnswer>;
+  freeCount$(onSend?: () => void): Observable<FreeCount>;
+  balance$(onSend?: () => void): Observable<number>;
+  consume$(externalId: string, onSend?: () => void): Observable<ConsumeAnswer>;
 }
 
 export const PATHS = {
@@ -60,14 +60,16 @@ function toConsumeAnswer(envelope: Envelope): ConsumeAnswer {
 export function createBillingApi(config: TransportConfig, appKey: string): BillingApi {
   const module = `generator_${appKey}`;
   return {
-    freeCount$: () =>
-      call$(config, { method: 'GET', path: PATHS.freeCount, query: { module } }).pipe(
+    freeCount$: (onSend) =>
+      call$(config, { method: 'GET', path: PATHS.freeCount, query: { module } }, onSend).pipe(
         succeeded(`GET ${PATHS.freeCount}`, decodeFreeCount),
       ),
-    balance$: () =>
-      call$(config, { method: 'GET', path: PATHS.balance }).pipe(succeeded(`GET ${PATHS.balance}`, decodeBalance)),
-    consume$: (externalId) =>
-      call$(config, { method: 'POST', path: PATHS.consume, body: { module, external_id: externalId } }).pipe(
+    balance$: (onSend) =>
+      call$(config, { method: 'GET', path: PATHS.balance }, onSend).pipe(
+        succeeded(`GET ${PATHS.balance}`, decodeBalance),
+      ),
+    consume$: (externalId, onSend) =>
+      call$(config, { method: 'POST', path: PATHS.consume, body: { module, external_id: externalId } }, onSend).pipe(
         map(toConsumeAnswer),
       ),
   };

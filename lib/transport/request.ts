@@ -64,8 +64,12 @@ function interpret(response: HttpResponse, where: string, headers: HeaderRecord,
   return { ...envelope, message: redact(envelope.message, headers).slice(0, 500) };
 }
 
-/** Sends a call with headers, timeout and retries; emits the decoded envelope once. */
-export function call$(config: TransportConfig, call: Call): Observable<Envelope> {
+/**
+ * Sends a call with headers, timeout and retries; emits the decoded envelope
+ * once. `onSend` runs as each attempt goes out, so the caller can number the
+ * attempt whose answer it gets (a retry is newer than what was sent before it).
+ */
+export function call$(config: TransportConfig, call: Call, onSend?: () => void): Observable<Envelope> {
   const { scheduler, timeoutMs } = config;
   const url = toUrl(config.baseUrl, call);
   const where = `${call.method} ${call.path}`;
@@ -74,6 +78,7 @@ export function call$(config: TransportConfig, call: Call): Observable<Envelope>
     const all: Record<string, string> = { accept: 'application/json', ...headers };
     if (body !== undefined) all['content-type'] = 'application/json';
     const request = { method: call.method, url, headers: all, secrets: headers };
+    onSend?.();
     return send$(config.fetch, body === undefined ? request : { ...request, body }, budgetMs, scheduler).pipe(
       map((response) => interpret(response, where, headers, config.policy)),
     );
