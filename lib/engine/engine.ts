@@ -1,7 +1,6 @@
 import {
   ReplaySubject,
   Subject,
-  Subscription,
   firstValueFrom,
   merge,
   of,
@@ -25,6 +24,7 @@ import type {
 } from '../types';
 import { aborted$, failWhen } from './abort';
 import { consumeEffect } from './consume-effect';
+import { consumeReply } from './consume-reply';
 import { isFact, type ConsumeOutcome, type EngineAction } from './engine-actions';
 import type { ConsumeJournal, EngineExtensions, PluginContext } from './extensions';
 import { freePeriodEffect } from './free-period-effect';
@@ -50,6 +50,10 @@ export class Engine {
   private readonly journal: ConsumeJournal | undefined;
   // Ids this client journaled and has not yet reported, so only those are cleared from storage.
   private readonly journaled = new Set<string>();
+  // Settles each pending consume when the client is disposed.
+  private readonly settleOnDispose = new Set<() => void>();
+  // Replays whose outcome recovered$ has yet to deliver.
+  private replaying = 0;
   readonly usage$: Observable<UsageInfo>;
   readonly changes$: Observable<UsageInfo>;
   readonly freePeriodRemaining$: Observable<number>;
@@ -108,8 +112,8 @@ export class Engine {
 
   private replayAll(externalIds: readonly string[]): void {
     if (this.disposed) return;
-    let left = externalIds.length;
-    if (left === 0) this.recovered.complete();
+    this.replaying = externalIds.length;
+    if (this.replaying === 0) this.recovered.complete();
     for (const externalId of externalIds) {
       this.submit(externalId, undefined, true)
         .then(
@@ -118,7 +122,7 @@ export class Engine {
         )
         .then((outcome) => {
           this.recovered.next({ externalId, outcome });
-          if (--left === 0) this.recovered.complete();
+          if (--this.replaying === 0) this.recovered.complete();
         });
     }
   }
@@ -175,43 +179,18 @@ export class Engine {
 
   private submit(externalId: string, signal: AbortSignal | undefined, replay: boolean): Promise<BillingConsumeResult> {
     const id = ++this.requestId;
-    const reply = new Promise<BillingConsumeResult>((resolve, reject) => {
-      let charged: BillingConsumeResult | null = null;
-      const watch = new Subscription();
-      const end = (settle: () => void) => {
-        watch.unsubscribe();
-        settle();
-      };
-      watch.add(
-        this.action$.subscribe((action) => {
-          if (action.type === 'consume/answered' && action.id === id) charged = action.result;
-          if (action.type !== 'consume/settled' || action.id !== id) return;
-          const { outcome } = action;
-          end(() => (outcome.ok ? resolve(outcome.result) : reject(outcome.error)));
-        }),
-      );
-      // Until the backend has charged, an abort or dispose fails the call (nothing was charged, or a retry
-      // with the same id tells). Once it has, the charge stands: the call resolves with it.
-      watch.add(
-        aborted$(signal).subscribe(() => {
-          if (charged === null) end(() => reject(new BillingError('aborted', 'consume() was aborted')));
-        }),
-      );
-      watch.add(
-        this.disposed$.subscribe(() => {
-          const result = charged;
-          end(() => (result === null ? reject(this.disposedError()) : resolve(result)));
-        }),
-      );
+    const reply = consumeReply({
+      id,
+      signal,
+      action$: this.action$,
+      onDispose: this.settleOnDispose,
+      disposedError: () => this.disposedError(),
+      settled: () => this.forget(externalId),
     });
     this.dispatch({ type: 'consume/requested', id, externalId, signal, replay });
-    return reply
-      .catch((error: unknown) => {
-        throw error instanceof BillingError && error.externalId === undefined
-          ? error.withExternalId(externalId)
-          : error;
-      })
-      .finally(() => this.forget(externalId));
+    return reply.catch((error: unknown) => {
+      throw error instanceof BillingError && error.externalId === undefined ? error.withExternalId(externalId) : error;
+    });
   }
 
   // The caller has the outcome (or was told the client is gone): nothing is left to replay.
@@ -222,10 +201,12 @@ export class Engine {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    // Pending calls reject first; then effects unsubscribe, aborting requests and timers.
+    // Pending consumes settle first (a charged one resolves); then effects unsubscribe, aborting
+    // requests and timers. recovered$ completes once the replays in flight have reported.
+    [...this.settleOnDispose].forEach((settle) => settle());
     this.disposed$.next();
     this.disposed$.complete();
-    this.recovered.complete();
+    if (this.replaying === 0) this.recovered.complete();
     this.store.complete();
     this.action$.complete();
   }
