@@ -3,19 +3,28 @@ import type { Quota } from './state';
 /**
  * Every fact the reducer learns, as a discriminated union on `type`. Time and
  * request sequence numbers arrive inside the actions: the reducer reads no clock.
+ * `sentAt` (scheduler time the answered request went out) is for tab sync, which
+ * ranks what tabs share by when it was asked; the reducer does not read it.
  */
 export type BillingAction =
   // `seq` numbers the free-count request; `balanceSeq`, where it differs, the balance request of the pair.
-  | { readonly type: 'usage/loaded'; readonly seq: number; readonly balanceSeq?: number; readonly quota: Quota }
-  | { readonly type: 'balance/loaded'; readonly seq: number; readonly balance: number }
+  | {
+      readonly type: 'usage/loaded';
+      readonly seq: number;
+      readonly balanceSeq?: number;
+      readonly quota: Quota;
+      readonly sentAt?: number;
+    }
+  | { readonly type: 'balance/loaded'; readonly seq: number; readonly balance: number; readonly sentAt?: number }
   | {
       readonly type: 'consume/charged';
       readonly seq: number;
       readonly now: number;
       readonly freeRemaining: number;
       readonly isCredit: boolean;
+      readonly sentAt?: number;
     }
-  | { readonly type: 'consume/insufficient'; readonly seq: number }
+  | { readonly type: 'consume/insufficient'; readonly seq: number; readonly sentAt?: number }
   | { readonly type: 'freePeriod/ended'; readonly end: number }
   // A free period started elsewhere (another tab, or before a reload), as the milliseconds left at `now`,
   // because monotonic clocks of different pages do not share an origin.

@@ -43,7 +43,7 @@ function cachedFree(store: StateSource): number {
 function afterAnswer(
   answer: ConsumeAnswer,
   request: ConsumeRequested,
-  seq: number,
+  { seq, sentAt }: { readonly seq: number; readonly sentAt: number },
   store: StateSource,
   deps: ConsumeDeps,
 ): Observable<EngineAction> {
@@ -54,7 +54,7 @@ function afterAnswer(
       const error = new BillingError('insufficient_credits', 'Not enough credits for this operation', {
         backendCode: 20101,
       });
-      return of({ type: 'consume/insufficient', seq } as const, reject(request, error));
+      return of({ type: 'consume/insufficient', seq, sentAt } as const, reject(request, error));
     }
     case 'charged': {
       const { freeRemaining, isCredit } = answer;
@@ -70,7 +70,7 @@ function afterAnswer(
         : EMPTY;
       return concat(
         of(
-          { type: 'consume/charged', seq, now, freeRemaining, isCredit } as const,
+          { type: 'consume/charged', seq, now, freeRemaining, isCredit, sentAt } as const,
           { type: 'consume/answered', id: request.id, result } as const,
         ),
         refresh$,
@@ -92,19 +92,22 @@ function post(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps):
   const { externalId } = request;
   // Numbered per attempt: a retry's answer is newer than a GET sent before the retry.
   let seq = 0;
+  let sentAt = 0;
   // Journaled before the POST; a page that dies before the caller hears the
   // outcome leaves the entry for the next start to replay with the same id.
   deps.journal?.add(externalId);
-  return deps.api
-    .consume$(externalId, () => (seq = deps.nextSeq()))
-    .pipe(
-      failWhen(
-        aborted$(request.signal),
-        () => new BillingError('aborted', 'consume() was aborted after the request was sent'),
-      ),
-      mergeMap((answer) => afterAnswer(answer, request, seq, store, deps)),
-      catchError((error: unknown) => of(reject(request, error))),
-    );
+  const stamp = () => {
+    seq = deps.nextSeq();
+    sentAt = deps.scheduler.now();
+  };
+  return deps.api.consume$(externalId, stamp).pipe(
+    failWhen(
+      aborted$(request.signal),
+      () => new BillingError('aborted', 'consume() was aborted after the request was sent'),
+    ),
+    mergeMap((answer) => afterAnswer(answer, request, { seq, sentAt }, store, deps)),
+    catchError((error: unknown) => of(reject(request, error))),
+  );
 }
 
 function decideAndPost(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): Observable<EngineAction> {

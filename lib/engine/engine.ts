@@ -65,7 +65,12 @@ export class Engine {
     extensions: EngineExtensions = {},
   ) {
     const nextSeq = () => ++this.seq;
-    this.loader = createQuotaLoader(api, (action) => this.dispatch(action), nextSeq);
+    this.loader = createQuotaLoader(
+      api,
+      (action) => this.dispatch(action),
+      nextSeq,
+      () => scheduler.now(),
+    );
     const { exclusive, journal } = extensions;
     this.journal = journal;
     const record = journal && {

@@ -19,19 +19,29 @@ export function createQuotaLoader(
   api: BillingApi,
   dispatch: (action: BillingAction) => void,
   nextSeq: () => number,
+  now: () => number,
 ): QuotaLoader {
   const usage = sharedInFlight(() =>
     defer(() => {
       let seq = 0;
       let balanceSeq = 0;
-      const free$ = api.freeCount$(() => (seq = nextSeq()));
-      const balance$ = api.balance$(() => (balanceSeq = nextSeq()));
+      let freeAt = 0;
+      let balanceAt = 0;
+      const free$ = api.freeCount$(() => {
+        seq = nextSeq();
+        freeAt = now();
+      });
+      const balance$ = api.balance$(() => {
+        balanceSeq = nextSeq();
+        balanceAt = now();
+      });
       return forkJoin([free$, balance$]).pipe(
         map(([free, creditsBalance]): BillingAction => ({
           type: 'usage/loaded',
           seq,
           balanceSeq,
           quota: { ...free, creditsBalance },
+          sentAt: Math.min(freeAt, balanceAt),
         })),
         tap(dispatch),
       );
@@ -40,9 +50,13 @@ export function createQuotaLoader(
   const balance = sharedInFlight(() =>
     defer(() => {
       let seq = 0;
+      let sentAt = 0;
       return api
-        .balance$(() => (seq = nextSeq()))
-        .pipe(tap((value) => dispatch({ type: 'balance/loaded', seq, balance: value })));
+        .balance$(() => {
+          seq = nextSeq();
+          sentAt = now();
+        })
+        .pipe(tap((value) => dispatch({ type: 'balance/loaded', seq, balance: value, sentAt })));
     }),
   );
   return { usage: () => usage(), balance };

@@ -30,13 +30,34 @@ function appliedAsNewest(action: EngineAction, state: BillingState): boolean {
   return 'seq' in action && (action.seq === state.freeSeq || action.seq === newestLedgerSeq(state.ledger));
 }
 
-function adopt(message: SyncMessage, clocks: Clocks, learnedAt: { value: number }): BillingAction[] {
+// When the request behind a local fact went out, on the wall clock the tabs share.
+function askedAt(action: EngineAction, clocks: Clocks): number {
+  const sentAt = 'sentAt' in action ? action.sentAt : undefined;
+  return sentAt === undefined ? clocks.wallNow() : clocks.wallNow() - (clocks.now() - sentAt);
+}
+
+/** When the quota a tab holds was asked for (wall time; `null` while it holds none), and by which tab. */
+interface Learned {
+  value: number | null;
+  /** The tab it came from; `null` for this tab's own answer. */
+  from: string | null;
+}
+
+function adopt(message: SyncMessage, clocks: Clocks, learnedAt: Learned): BillingAction[] {
   if (message.kind !== 'state') return [];
-  // A quota learned before the one this tab holds (a busy tab answering a hello late) is older news.
+  // A quota asked for before the one this tab holds (a busy tab answering a hello late, a message
+  // or an answer held on the way) is older news. A tie keeps the tab's own answer, but not an
+  // earlier message of the same sender, whose messages arrive in the order it learned them.
   let quota = message.quota;
   if (quota !== null && message.asOf !== null) {
-    if (message.asOf < learnedAt.value) quota = null;
-    else learnedAt.value = message.asOf;
+    const known = learnedAt.value;
+    const older =
+      known !== null && (message.asOf < known || (message.asOf === known && learnedAt.from !== message.from));
+    if (older) quota = null;
+    else {
+      learnedAt.value = message.asOf;
+      learnedAt.from = message.from;
+    }
   }
   // Measured when handled, not when sent: a tab that handles the message late gets only what is left.
   const remaining =
@@ -56,22 +77,26 @@ function adopt(message: SyncMessage, clocks: Clocks, learnedAt: { value: number 
 export function shareState(channel: TabChannel, wallNow: () => number, onClose: () => void): EnginePlugin {
   return ({ action$, store, scheduler }) => {
     const clocks: Clocks = { now: () => scheduler.now(), wallNow };
-    // Wall time at which the quota this tab holds was learned, here or in the tab it came from.
-    const learnedAt = { value: 0 };
+    // Wall time at which the quota this tab holds was asked for, here or in the tab it came from.
+    // `null` while it holds none.
+    const learnedAt: Learned = { value: null, from: null };
     // `always` for answers to a hello: an empty state still tells the new tab this one exists.
     const share = (always = false) => {
       const state = store.state;
       const remaining = remainingMs(state, clocks);
       if (always || state.quota !== null || remaining > 0) {
         const freePeriodEnd = remaining > 0 ? wallNow() + remaining : 0;
-        const asOf = learnedAt.value;
+        const asOf = learnedAt.value ?? 0;
         channel.post({ kind: 'state', quota: state.quota, freePeriodEnd, freePeriodMs: remaining, asOf });
       }
     };
     const publish$ = action$.pipe(
       filter((action) => LOCAL_FACTS.has(action.type)),
       tap((action) => {
-        if (appliedAsNewest(action, store.state)) learnedAt.value = wallNow();
+        if (appliedAsNewest(action, store.state)) {
+          learnedAt.value = askedAt(action, clocks);
+          learnedAt.from = null;
+        }
         share();
       }),
       ignoreElements(),
