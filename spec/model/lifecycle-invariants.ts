@@ -1,0 +1,221 @@
+import type { BillingError } from '../../lib/errors';
+import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import type { BillingConsumeResult } from '../../lib/types';
+import type { Exchange } from './gated-network';
+import type { Call, Tab, World } from './lifecycle-world';
+
+export const FREE_PERIOD_MS = 30_000;
+
+/** How many invariant checks ran, for the figures. */
+export const lifecycleStats = { commands: 0, checks: 0 };
+
+const charged = (result: unknown) => (result as BillingConsumeResult).isBlacklisted === false;
+
+function codeOf(e: Exchange): number | undefined {
+  return e.stage === 'delivered' ? e.answer?.body.code : undefined;
+}
+
+/** The POSTs of `id` this tab sent, and the answers it got, while a call was open (events in between). */
+function within(world: World, tab: number, id: string, from: number, to: number): Exchange[] {
+  return world.network.exchanges.filter(
+    (e) => e.tab === tab && e.path === P.consume && e.externalId === id && e.sentEvent > from && e.sentEvent < to,
+  );
+}
+
+function chargeAnswerDelivered(world: World, tab: number, id: string, from: number, to: number): boolean {
+  return world.network.exchanges.some(
+    (e) =>
+      e.tab === tab &&
+      e.path === P.consume &&
+      e.externalId === id &&
+      codeOf(e) === 0 &&
+      (e.deliveredEvent as number) > from &&
+      (e.deliveredEvent as number) < to,
+  );
+}
+
+/** Each reported charge, and each failure heard after the charge answer arrived. */
+function reportViolations(world: World): string[] {
+  const out: string[] = [];
+  const backend = new Set(world.state.charges().map((c) => c.externalId));
+  for (const call of world.calls) {
+    const { outcome, externalId: id } = call;
+    if (call.kind !== 'consume' || outcome === undefined || id === undefined) continue;
+    const end = call.settledEvent as number;
+    if (outcome.ok && charged(outcome.value) && within(world, call.tab, id, call.startEvent, end).length > 0) {
+      if (!backend.has(id)) out.push(`phantom: tab ${call.tab} consume(${id}) reported charged, backend has no charge`);
+    }
+    if (!outcome.ok && chargeAnswerDelivered(world, call.tab, id, call.startEvent, end)) {
+      out.push(
+        `paid but failed: tab ${call.tab} consume(${id}) rejected '${outcome.error.code}' after its charge answer arrived`,
+      );
+    }
+  }
+  for (const { tab, event, item } of world.recovered) {
+    const { externalId: id, outcome } = item;
+    if (outcome.ok && charged(outcome.result) && !backend.has(id)) {
+      out.push(`phantom: recovered$ of tab ${tab} reported ${id} charged, backend has no charge`);
+    }
+    if (!outcome.ok && chargeAnswerDelivered(world, tab, id, 0, event)) {
+      out.push(
+        `paid but failed: recovered$ of tab ${tab} reported ${id} '${outcome.error.code}' after its charge answer arrived`,
+      );
+    }
+  }
+  return out;
+}
+
+function doubleCharges(world: World): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const { externalId } of world.state.charges()) {
+    if (seen.has(externalId)) out.push(`double charge: ${externalId} charged twice`);
+    seen.add(externalId);
+  }
+  return out;
+}
+
+/** Answers that reached `tab` and that its client applied (a GET pair counts once both halves arrived). */
+function appliedAnswers(world: World, tab: number): { free: Exchange[]; balance: Exchange[]; credit: Exchange[] } {
+  const all = world.network.exchanges;
+  const free: Exchange[] = [];
+  const balance: Exchange[] = [];
+  const credit: Exchange[] = [];
+  for (const e of all) {
+    if (e.tab !== tab || e.stage !== 'delivered') continue;
+    const code = codeOf(e);
+    if (e.path === P.consume) {
+      if (code === 0 || code === 20101) free.push(e);
+      if (code === 0 && (e.answer?.body.data as { is_credit?: boolean } | null)?.is_credit === true) credit.push(e);
+      continue;
+    }
+    if (code !== 0) continue;
+    // getUsage sends its two GETs back to back; an answer is applied only when both halves arrived.
+    if (e.path === P.freeTrialCount) {
+      const sibling = all[e.index + 1];
+      if (sibling?.tab === tab && sibling.path === P.balance && codeOf(sibling) === 0) free.push(e);
+    } else if (e.path === P.balance) {
+      const sibling = all[e.index - 1];
+      const paired = sibling?.tab === tab && sibling.path === P.freeTrialCount;
+      if (!paired || codeOf(sibling) === 0) balance.push(e);
+    }
+  }
+  return { free, balance, credit };
+}
+
+const newestSent = (list: readonly Exchange[]) =>
+  list.reduce<Exchange | undefined>(
+    (best, e) => (best === undefined || e.sentEvent > best.sentEvent ? e : best),
+    undefined,
+  );
+
+/**
+ * The cache is never older than the newest answer it applied. "Newest" is by
+ * send order (what a client can know: an answer to a later request wins); an
+ * answer is dated by the backend version it reports (a replayed consume
+ * reports its first answer). The cache must show a value the backend had at
+ * that version or later; the balance may also be lowered by the price of up
+ * to two charges (the client's estimate until its refresh arrives), and is
+ * not checked while the newest balance news is a credit charge still being
+ * refreshed.
+ */
+function staleCache(world: World, tab: Tab): string[] {
+  const usage = tab.client.billing.getCachedUsage();
+  const { free, balance, credit } = appliedAnswers(world, tab.index);
+  const out: string[] = [];
+  const versions = world.versions;
+  const freeNews = newestSent(free);
+  if (freeNews !== undefined) {
+    const isPost = freeNews.path === P.consume;
+    const dated =
+      isPost && codeOf(freeNews) === 0
+        ? (world.chargedAt.get(freeNews.externalId as string) as number)
+        : (freeNews.appliedVersion as number);
+    const allowed = new Set(versions.slice(dated).map((v) => v.free));
+    if (usage === null) {
+      if (!isPost) out.push(`stale cache: tab ${tab.index} shows no quota after a usage answer arrived`);
+    } else if (!allowed.has(usage.freeRemaining)) {
+      out.push(
+        `stale cache: tab ${tab.index} freeRemaining ${usage.freeRemaining}, newest answer (${freeNews.method} ${freeNews.path}, sent at event ${freeNews.sentEvent}) is of version ${dated}, backend since: ${[...allowed].join('/')}`,
+      );
+    }
+  }
+  const balanceNews = newestSent(balance);
+  const creditNews = newestSent(credit);
+  if (
+    balanceNews !== undefined &&
+    usage !== null &&
+    (creditNews === undefined || creditNews.sentEvent < balanceNews.sentEvent)
+  ) {
+    const price = world.initial.price;
+    const allowed = new Set<number>();
+    for (const v of versions.slice(balanceNews.appliedVersion)) {
+      for (let j = 0; j <= 2; j++) allowed.add(Math.max(0, v.balance - j * price));
+    }
+    if (!allowed.has(usage.creditsBalance)) {
+      out.push(
+        `stale cache: tab ${tab.index} creditsBalance ${usage.creditsBalance}, newest balance answer (sent at event ${balanceNews.sentEvent}) is of version ${balanceNews.appliedVersion as number}, allowed ${[...allowed].join('/')}`,
+      );
+    }
+  }
+  return out;
+}
+
+/** No tab is free beyond 30 s after the newest charge answer reached any tab. */
+function freeTooLong(world: World, tab: Tab): string[] {
+  if (tab.client.billing.check().reason !== 'free_period') return [];
+  const answers = world.network.exchanges.filter((e) => e.path === P.consume && codeOf(e) === 0);
+  const newest = Math.max(Number.NEGATIVE_INFINITY, ...answers.map((e) => e.deliveredAt as number));
+  const now = world.clock.now();
+  if (now < newest + FREE_PERIOD_MS) return [];
+  const since = Number.isFinite(newest)
+    ? `${now - newest} ms after the newest charge answer`
+    : 'with no charge answer at all';
+  return [`free too long: tab ${tab.index} is in a free period ${since}`];
+}
+
+/** Every invariant that must hold after any command. */
+export function stepViolations(world: World): string[] {
+  lifecycleStats.checks += 1;
+  const out = [...world.violations, ...doubleCharges(world), ...reportViolations(world)];
+  for (const tab of world.live()) out.push(...staleCache(world, tab), ...freeTooLong(world, tab));
+  return out;
+}
+
+function unknownOutcome(world: World, call: Call): boolean {
+  const { outcome, externalId } = call;
+  if (outcome === undefined || outcome.ok || externalId === undefined) return false;
+  return (outcome.error as BillingError).externalId === externalId;
+}
+
+/**
+ * Once at rest: every charge was told to someone (a caller, or `recovered$`
+ * of a later client), or its caller heard a failure with its external_id
+ * before any charge answer could reach it (the outcome was unknown, the id
+ * lets the app ask again); and no call of a living tab is still waiting.
+ */
+export function restViolations(world: World): string[] {
+  const out = stepViolations(world);
+  for (const id of new Set(world.state.charges().map((c) => c.externalId))) {
+    const told =
+      world.calls.some(
+        (c) =>
+          c.externalId === id &&
+          c.outcome !== undefined &&
+          (c.outcome.ok ? charged(c.outcome.value) : unknownOutcome(world, c)),
+      ) ||
+      world.recovered.some(
+        ({ item }) =>
+          item.externalId === id &&
+          (item.outcome.ok ? charged(item.outcome.result) : item.outcome.error.externalId === id),
+      );
+    if (!told) out.push(`lost: ${id} was charged and no caller or recovered$ was ever told`);
+  }
+  for (const call of world.calls) {
+    const tab = world.tabs[call.tab] as Tab;
+    if (call.outcome === undefined && tab.status !== 'dead') {
+      out.push(`hang: tab ${call.tab} ${call.kind}(${call.externalId ?? ''}) never settled (tab ${tab.status})`);
+    }
+  }
+  return out;
+}
