@@ -213,31 +213,49 @@ class Deliver extends Step {
 const tabIndex = fc.nat(5);
 const paths = fc.constantFrom(P.freeTrialCount, P.balance, P.consume);
 
-/** The commands of one client's life and its successors on the same storage. */
-const lifecycle = [
-  fc
-    .tuple(tabIndex, fc.constantFrom<'a' | 'b' | 'fresh'>('a', 'b', 'fresh', 'fresh'))
-    .map(([t, id]) => new Consume(t, id)),
-  fc.tuple(tabIndex, fc.constantFrom<'a' | 'b' | 'fresh'>('a', 'fresh')).map(([t, id]) => new Consume(t, id)),
+/**
+ * Command families, each on unless its variable is `0` (`MODEL_HOLDS=0`, ...):
+ * a family whose defect is not fixed yet can be switched off in CI without
+ * weakening any invariant.
+ */
+export const FAMILIES = ['holds', 'aborts', 'dispose', 'reloads', 'copies'] as const;
+export type Family = (typeof FAMILIES)[number];
+export const familyOn = (family: Family): boolean => process.env[`MODEL_${family.toUpperCase()}`] !== '0';
+
+const ids = fc.constantFrom<'a' | 'b' | 'fresh'>('a', 'b', 'fresh', 'fresh');
+const core = [
+  fc.tuple(tabIndex, ids).map(([t, id]) => new Consume(t, id)),
+  fc.tuple(tabIndex, ids).map(([t, id]) => new Consume(t, id)),
   fc
     .tuple(tabIndex, fc.constantFrom<'getUsage' | 'refreshCredits'>('getUsage', 'getUsage', 'refreshCredits'))
     .map(([t, k]) => new Read(t, k)),
-  fc.nat(5).map((i) => new Abort(i)),
-  fc.tuple(paths, fc.constantFrom<'request' | 'answer'>('request', 'answer')).map(([p, s]) => new Hold(p, s)),
-  fc.tuple(paths, fc.constantFrom<'request' | 'answer'>('request', 'answer')).map(([p, s]) => new Hold(p, s)),
-  fc.nat(5).map((i) => new Release(i)),
-  fc.nat(5).map((i) => new Release(i)),
   fc.constantFrom(1, 1_000, 9_999, 10_001, 29_999, 30_001).map((ms) => new Advance(ms)),
   fc.integer({ min: 1, max: 10 }).map((n) => new TopUp(n)),
-  tabIndex.map((t) => new Dispose(t)),
-  fc.nat(3).map((i) => new Restart(i)),
-  tabIndex.map((t) => new Reload(t)),
-  tabIndex.map((t) => new CopyTab(t)),
+];
+
+const holds = fc.tuple(paths, fc.constantFrom<'request' | 'answer'>('request', 'answer'));
+const families: Record<Family, Array<fc.Arbitrary<Command>>> = {
+  holds: [
+    holds.map(([p, s]) => new Hold(p, s)),
+    holds.map(([p, s]) => new Hold(p, s)),
+    fc.nat(5).map((i) => new Release(i)),
+    fc.nat(5).map((i) => new Release(i)),
+  ],
+  aborts: [fc.nat(5).map((i) => new Abort(i))],
+  dispose: [tabIndex.map((t) => new Dispose(t)), fc.nat(3).map((i) => new Restart(i))],
+  reloads: [tabIndex.map((t) => new Reload(t))],
+  copies: [tabIndex.map((t) => new CopyTab(t))],
+};
+
+/** The commands of one client's life and its successors on the same storage. */
+const lifecycle = (): Array<fc.Arbitrary<Command>> => [
+  ...core,
+  ...FAMILIES.filter(familyOn).flatMap((family) => families[family]),
 ];
 
 /** Tabs on top: new tabs, busy tabs, late channel deliveries. */
-const tabs = [
-  ...lifecycle,
+const tabs = (): Array<fc.Arbitrary<Command>> => [
+  ...lifecycle(),
   fc.constant(new OpenTab()),
   fc.constant(new OpenTab()),
   fc.tuple(tabIndex, fc.boolean()).map(([t, b]) => new Busy(t, b)),
@@ -245,5 +263,5 @@ const tabs = [
   fc.integer({ min: 1, max: 4 }).map((n) => new Deliver(n)),
 ];
 
-export const lifecycleCommands = fc.commands(lifecycle, { maxCommands: 30, size: 'max' });
-export const tabCommands = fc.commands(tabs, { maxCommands: 40, size: 'max' });
+export const lifecycleCommands = () => fc.commands(lifecycle(), { maxCommands: 30, size: 'max' });
+export const tabCommands = () => fc.commands(tabs(), { maxCommands: 40, size: 'max' });
