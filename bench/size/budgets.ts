@@ -4,9 +4,11 @@
  * says where the bytes go), so each gets a ceiling just above the size of an
  * app's import (createClient, consumeWith, BillingError, isBillingError) when
  * it was last set: own 6,555 B and total 14,823 B, after tab sync and storage
- * became factories a bundler drops when unused. The bundle cannot grow
+ * became factories a bundler drops when unused. Issue 9 (answers in any order
+ * before the first fetch, a charged consume that no abort or dispose can fail)
+ * brought it to own 6,842 B and total 15,086 B. The bundle cannot grow
  * unnoticed while the gap is open; lower the ceilings as code shrinks.
  */
 export const SIZE_GOALS = { own: 4 * 1024, total: 10 * 1024 } as const;
 
-export const SIZE_CEILINGS = { own: 6_700, total: 15_000 } as const;
+export const SIZE_CEILINGS = { own: 7_000, total: 15_250 } as const;

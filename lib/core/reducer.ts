@@ -1,58 +1,58 @@
 import type { BillingAction } from './actions';
-import { FREE_PERIOD_MS, type BillingState, type Quota } from './state';
+import { answered, balanceOf, debited } from './balance-ledger';
+import { FREE_PERIOD_MS, type BalanceLedger, type BillingState } from './state';
 
-function withQuota(state: BillingState, patch: Partial<Quota>): Quota | null {
-  return state.quota === null ? null : { ...state.quota, ...patch };
+// The cached quota after the ledger or the free count moved; nothing to show before the first usage answer.
+function withLedger(state: BillingState, ledger: BalanceLedger): BillingState {
+  const quota = state.quota;
+  if (quota === null) return { ...state, ledger };
+  const creditsBalance = balanceOf(ledger, quota.creditsPerUse);
+  return { ...state, ledger, quota: { ...quota, creditsBalance } };
+}
+
+// A free count from a charge or a refusal, applied if no newer answer set it.
+function withFree(state: BillingState, seq: number, freeRemaining: number): BillingState {
+  if (seq < state.freeSeq) return state;
+  if (state.quota === null) return { ...state, freeSeq: seq, earlyFree: freeRemaining };
+  return { ...state, freeSeq: seq, quota: { ...state.quota, freeRemaining } };
 }
 
 /**
- * The pure reducer: the next state from the current one and an action. Late
- * answers (a `seq` older than the one applied) leave the state as it is.
+ * The pure reducer: the next state from the current one and an action. Each
+ * request is numbered when sent; an answer older than the newest applied to
+ * its field group loses, whatever order answers arrive in, the first usage
+ * answer included (answers that beat it are laid over it).
  */
 export function reduce(state: BillingState, action: BillingAction): BillingState {
   switch (action.type) {
     case 'usage/loaded': {
-      const current = state.quota;
-      const freeFresh = current === null || action.seq >= state.freeSeq;
-      const balanceFresh = current === null || action.seq >= state.balanceSeq;
-      if (!freeFresh && !balanceFresh) return state;
-      const free = freeFresh || current === null ? action.quota : current;
-      const balance = balanceFresh || current === null ? action.quota : current;
-      return {
+      const { seq, quota } = action;
+      const ledger = answered(state.ledger, seq, quota.creditsBalance);
+      const fresh = seq >= state.freeSeq;
+      if (state.quota !== null && !fresh) return ledger === state.ledger ? state : withLedger(state, ledger);
+      const freeRemaining = fresh || state.earlyFree === null ? quota.freeRemaining : state.earlyFree;
+      const next = {
         ...state,
-        quota: { ...free, creditsBalance: balance.creditsBalance },
-        freeSeq: Math.max(state.freeSeq, action.seq),
-        balanceSeq: Math.max(state.balanceSeq, action.seq),
+        quota: { ...quota, freeRemaining },
+        freeSeq: Math.max(seq, state.freeSeq),
+        earlyFree: null,
       };
+      return withLedger(next, ledger);
     }
     case 'balance/loaded': {
-      if (action.seq < state.balanceSeq || state.quota === null) return state;
-      return { ...state, quota: withQuota(state, { creditsBalance: action.balance }), balanceSeq: action.seq };
+      const ledger = answered(state.ledger, action.seq, action.balance);
+      return ledger === state.ledger ? state : withLedger(state, ledger);
     }
     case 'consume/charged': {
-      const quota = state.quota;
-      const patch: { freeRemaining: number; creditsBalance?: number } = { freeRemaining: action.freeRemaining };
+      const counted = withFree(state, action.seq, action.freeRemaining);
       // Lowered at once by the price, so the cache is right even if the
       // balance refresh that follows fails; a successful refresh replaces it.
-      if (action.isCredit && quota !== null) {
-        patch.creditsBalance = Math.max(0, quota.creditsBalance - quota.creditsPerUse);
-      }
-      const freePeriodEnd = action.now + FREE_PERIOD_MS;
-      // Before the first fetch there is no quota to patch; the free period still starts.
-      if (quota === null) return { ...state, freePeriodEnd };
-      return {
-        ...state,
-        quota: action.seq < state.freeSeq ? quota : withQuota(state, patch),
-        freeSeq: Math.max(state.freeSeq, action.seq),
-        balanceSeq: action.isCredit ? Math.max(state.balanceSeq, action.seq) : state.balanceSeq,
-        freePeriodEnd,
-      };
+      const next = action.isCredit ? withLedger(counted, debited(counted.ledger, action.seq)) : counted;
+      return { ...next, freePeriodEnd: action.now + FREE_PERIOD_MS };
     }
-    case 'consume/insufficient': {
+    case 'consume/insufficient':
       // The backend said no free use is left; the balance is left for a refresh to tell.
-      if (action.seq < state.freeSeq || state.quota === null) return state;
-      return { ...state, quota: withQuota(state, { freeRemaining: 0 }), freeSeq: action.seq };
-    }
+      return withFree(state, action.seq, 0);
     case 'freePeriod/ended': {
       // The timer is the authority: the period ends when its own timer fires,
       // whatever a wall clock says, and a stale timer ends nothing.

@@ -1,4 +1,4 @@
-import { EMPTY, catchError, concat, concatMap, defer, filter, ignoreElements, mergeMap, of, tap } from 'rxjs';
+import { EMPTY, catchError, concat, concatMap, defer, filter, ignoreElements, mergeMap, of, takeUntil } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
 import { decide } from '../core/decide';
 import type { BillingState } from '../core/state';
@@ -7,7 +7,7 @@ import type { BillingApi, ConsumeAnswer } from '../transport/billing-api';
 import type { BillingConsumeResult } from '../types';
 import { aborted$, failWhen } from './abort';
 import type { ConsumeRequested, ConsumeSettled, EngineAction } from './engine-actions';
-import type { EngineExtensions } from './extensions';
+import type { ConsumeJournal, EngineExtensions } from './extensions';
 import type { QuotaLoader } from './quota-loader';
 
 /** What the consume effect needs from the outside world. */
@@ -17,7 +17,8 @@ export interface ConsumeDeps {
   readonly scheduler: SchedulerLike;
   readonly nextSeq: () => number;
   readonly exclusive?: EngineExtensions['exclusive'];
-  readonly journal?: EngineExtensions['journal'];
+  /** Records a consume before its POST goes out; the engine clears it once the caller has the outcome. */
+  readonly journal?: Pick<ConsumeJournal, 'add'>;
 }
 
 type StateSource = { readonly state: BillingState };
@@ -58,17 +59,22 @@ function afterAnswer(
     case 'charged': {
       const { freeRemaining, isCredit } = answer;
       const now = deps.scheduler.now();
-      // The charge happened: a failed refresh must not fail the consume.
+      const result: BillingConsumeResult = { freeRemaining, isCredit, isBlacklisted: false };
+      // The charge happened: a failed refresh must not fail the consume, and an abort only cuts the refresh short.
       const refresh$ = isCredit
         ? deps.loader.balance(true).pipe(
             ignoreElements(),
             catchError(() => EMPTY),
+            takeUntil(aborted$(request.signal)),
           )
         : EMPTY;
       return concat(
-        of({ type: 'consume/charged', seq, now, freeRemaining, isCredit } as const),
+        of(
+          { type: 'consume/charged', seq, now, freeRemaining, isCredit } as const,
+          { type: 'consume/answered', id: request.id, result } as const,
+        ),
         refresh$,
-        of(settle(request, { freeRemaining, isCredit, isBlacklisted: false })),
+        of(settle(request, result)),
       );
     }
   }
@@ -85,16 +91,14 @@ function freeOfCharge(request: ConsumeRequested, store: StateSource): Observable
 function post(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): Observable<EngineAction> {
   const { externalId } = request;
   const seq = deps.nextSeq();
-  // Journaled before the POST and cleared once the caller hears the outcome; a page that
-  // dies in between leaves the entry for the next start to replay with the same id.
+  // Journaled before the POST; a page that dies before the caller hears the
+  // outcome leaves the entry for the next start to replay with the same id.
   deps.journal?.add(externalId);
-  const forget = () => deps.journal?.remove(externalId);
   return deps.api.consume$(externalId).pipe(
     failWhen(
       aborted$(request.signal),
       () => new BillingError('aborted', 'consume() was aborted after the request was sent'),
     ),
-    tap({ next: forget, error: forget }),
     mergeMap((answer) => afterAnswer(answer, request, seq, store, deps)),
     catchError((error: unknown) => of(reject(request, error))),
   );

@@ -16,6 +16,16 @@ export interface ConsumeRequested {
   readonly replay?: boolean;
 }
 
+/**
+ * The backend charged for a {@link ConsumeRequested}: from here on the call
+ * can only succeed, whatever an abort or `dispose()` does to what follows.
+ */
+export interface ConsumeCharged {
+  readonly type: 'consume/answered';
+  readonly id: number;
+  readonly result: BillingConsumeResult;
+}
+
 /** The reply to a {@link ConsumeRequested}. */
 export interface ConsumeSettled {
   readonly type: 'consume/settled';
@@ -24,8 +34,8 @@ export interface ConsumeSettled {
 }
 
 /** Everything on the engine's action stream: facts for the reducer, requests and replies. */
-export type EngineAction = BillingAction | ConsumeRequested | ConsumeSettled;
+export type EngineAction = BillingAction | ConsumeRequested | ConsumeCharged | ConsumeSettled;
 
 export function isFact(action: EngineAction): action is BillingAction {
-  return action.type !== 'consume/requested' && action.type !== 'consume/settled';
+  return action.type !== 'consume/requested' && action.type !== 'consume/answered' && action.type !== 'consume/settled';
 }

@@ -1,11 +1,9 @@
 import {
   ReplaySubject,
   Subject,
-  filter,
+  Subscription,
   firstValueFrom,
-  map,
   merge,
-  take,
   takeUntil,
   type Observable,
   type SchedulerLike,
@@ -25,8 +23,8 @@ import type {
 } from '../types';
 import { aborted$, failWhen } from './abort';
 import { consumeEffect } from './consume-effect';
-import { isFact, type ConsumeOutcome, type ConsumeSettled, type EngineAction } from './engine-actions';
-import type { EngineExtensions, PluginContext } from './extensions';
+import { isFact, type ConsumeOutcome, type EngineAction } from './engine-actions';
+import type { ConsumeJournal, EngineExtensions, PluginContext } from './extensions';
 import { freePeriodEffect } from './free-period-effect';
 import { createQuotaLoader, type QuotaLoader } from './quota-loader';
 import { Store } from './store';
@@ -47,6 +45,9 @@ export class Engine {
   private seq = 0;
   private requestId = 0;
   private disposed = false;
+  private readonly journal: ConsumeJournal | undefined;
+  // Ids this client journaled and has not yet reported, so only those are cleared from storage.
+  private readonly journaled = new Set<string>();
   readonly usage$: Observable<UsageInfo>;
   readonly changes$: Observable<UsageInfo>;
   readonly freePeriodRemaining$: Observable<number>;
@@ -60,7 +61,14 @@ export class Engine {
     const nextSeq = () => ++this.seq;
     this.loader = createQuotaLoader(api, (action) => this.dispatch(action), nextSeq);
     const { exclusive, journal } = extensions;
-    const deps = { api, loader: this.loader, scheduler, nextSeq, exclusive, journal };
+    this.journal = journal;
+    const record = journal && {
+      add: (externalId: string) => {
+        this.journaled.add(externalId);
+        journal.add(externalId);
+      },
+    };
+    const deps = { api, loader: this.loader, scheduler, nextSeq, exclusive, journal: record };
     const context: PluginContext = {
       action$: this.action$,
       state$: this.store.state$,
@@ -149,19 +157,48 @@ export class Engine {
 
   private submit(externalId: string, signal: AbortSignal | undefined, replay: boolean): Promise<BillingConsumeResult> {
     const id = ++this.requestId;
-    const reply$ = this.action$.pipe(
-      filter((action): action is ConsumeSettled => action.type === 'consume/settled' && action.id === id),
-      take(1),
-      map(({ outcome }) => {
-        if (outcome.ok) return outcome.result;
-        throw outcome.error;
-      }),
-    );
-    const reply = this.guard(reply$, signal, 'consume() was aborted').catch((error: unknown) => {
-      throw error instanceof BillingError && error.externalId === undefined ? error.withExternalId(externalId) : error;
+    const reply = new Promise<BillingConsumeResult>((resolve, reject) => {
+      let charged: BillingConsumeResult | null = null;
+      const watch = new Subscription();
+      const end = (settle: () => void) => {
+        watch.unsubscribe();
+        settle();
+      };
+      watch.add(
+        this.action$.subscribe((action) => {
+          if (action.type === 'consume/answered' && action.id === id) charged = action.result;
+          if (action.type !== 'consume/settled' || action.id !== id) return;
+          const { outcome } = action;
+          end(() => (outcome.ok ? resolve(outcome.result) : reject(outcome.error)));
+        }),
+      );
+      // Until the backend has charged, an abort or dispose fails the call (nothing was charged, or a retry
+      // with the same id tells). Once it has, the charge stands: the call resolves with it.
+      watch.add(
+        aborted$(signal).subscribe(() => {
+          if (charged === null) end(() => reject(new BillingError('aborted', 'consume() was aborted')));
+        }),
+      );
+      watch.add(
+        this.disposed$.subscribe(() => {
+          const result = charged;
+          end(() => (result === null ? reject(this.disposedError()) : resolve(result)));
+        }),
+      );
     });
     this.dispatch({ type: 'consume/requested', id, externalId, signal, replay });
-    return reply;
+    return reply
+      .catch((error: unknown) => {
+        throw error instanceof BillingError && error.externalId === undefined
+          ? error.withExternalId(externalId)
+          : error;
+      })
+      .finally(() => this.forget(externalId));
+  }
+
+  // The caller has the outcome (or was told the client is gone): nothing is left to replay.
+  private forget(externalId: string): void {
+    if (this.journaled.delete(externalId)) this.journal?.remove(externalId);
   }
 
   dispose(): void {

@@ -1,5 +1,5 @@
-import { distinctUntilChanged, filter, map, of, skip, startWith, switchMap, takeWhile, timer } from 'rxjs';
-import type { Observable, SchedulerLike } from 'rxjs';
+import { Observable, distinctUntilChanged, filter, map, of, skip, switchMap } from 'rxjs';
+import type { SchedulerAction, SchedulerLike } from 'rxjs';
 import { freePeriodSeconds } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { sameUsage, toUsageInfo } from '../core/usage-view';
@@ -27,6 +27,29 @@ export function usageChanges(state$: Observable<BillingState>, scheduler: Schedu
 }
 
 /**
+ * The whole seconds left until `end`, once a second. Each tick is aimed at the
+ * next second boundary, in whole milliseconds rounded up: timers truncate a
+ * fractional delay, and a tick that lands just before a boundary would repeat
+ * a value and let the next one skip. A late tick shows the true value.
+ */
+function countdown(state: BillingState, scheduler: SchedulerLike): Observable<number> {
+  return new Observable<number>((subscriber) => {
+    const end = state.freePeriodEnd ?? 0;
+    let shown = freePeriodSeconds(state, scheduler.now());
+    subscriber.next(shown);
+    if (shown === 0) return subscriber.complete();
+    // At most a second: a clamped figure (a clock moved back) still counts down.
+    const untilNext = () => Math.min(1000, Math.max(0, Math.ceil(end - (shown - 1) * 1000 - scheduler.now())));
+    return scheduler.schedule(function tick(this: SchedulerAction<unknown>) {
+      shown = Math.min(shown - 1, freePeriodSeconds(state, scheduler.now()));
+      subscriber.next(shown);
+      if (shown > 0) this.schedule(undefined, untilNext());
+      else subscriber.complete();
+    }, untilNext());
+  });
+}
+
+/**
  * `freePeriodRemaining$`: the whole seconds left, emitted on each second
  * boundary of the period (not of the subscription), then 0 at its end.
  */
@@ -36,16 +59,7 @@ export function freePeriodRemainingView(
 ): Observable<number> {
   return state$.pipe(
     distinctUntilChanged((a, b) => a.freePeriodEnd === b.freePeriodEnd),
-    switchMap((state) => {
-      const end = state.freePeriodEnd;
-      if (end === null) return of(0);
-      const untilNextSecond = (end - scheduler.now()) % 1000 || 1000;
-      return timer(untilNextSecond, 1000, scheduler).pipe(
-        startWith(0),
-        map(() => freePeriodSeconds(state, scheduler.now())),
-        takeWhile((seconds) => seconds > 0, true),
-      );
-    }),
+    switchMap((state) => (state.freePeriodEnd === null ? of(0) : countdown(state, scheduler))),
     distinctUntilChanged(),
   );
 }

@@ -48,8 +48,10 @@ describe('reduce()', () => {
     expect(reduce(fresh, { type: 'balance/loaded', seq: 4, balance: 99 })).toBe(fresh);
   });
 
-  it('a balance before any usage is not cached', () => {
-    expect(reduce(initialState, { type: 'balance/loaded', seq: 1, balance: 4 })).toBe(initialState);
+  it('a balance before any usage is not cached, but remembered for the first usage answer', () => {
+    const early = reduce(initialState, { type: 'balance/loaded', seq: 2, balance: 4 });
+    expect(early.quota).toBeNull();
+    expect(reduce(early, { type: 'usage/loaded', seq: 1, quota }).quota?.creditsBalance).toBe(4);
   });
 
   it('only the timer of the current period ends it', () => {

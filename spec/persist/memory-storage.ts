@@ -53,3 +53,17 @@ export function answerHeld(inner: FetchLike): { fetch: FetchLike; release: () =>
   };
   return { fetch, release, sent: () => sent };
 }
+
+/**
+ * A page that dies (a reload, a crash): its storage stays as it was at that
+ * moment, and nothing of the page runs again. Disposing would clear its journal,
+ * so the storage is put back as it was before the page is disposed.
+ */
+export async function crash(page: { readonly billing: { dispose(): void } }, storage: MemoryStorage): Promise<void> {
+  const atDeath = new Map(storage.items);
+  page.billing.dispose();
+  // The disposed page's calls settle (and clear its journal) on later turns.
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  storage.items.clear();
+  atDeath.forEach((value, key) => storage.items.set(key, value));
+}

@@ -4,7 +4,7 @@ import { reloadSafe } from '../../lib/persist';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
 import type { Client } from '../../lib/types';
 import { VirtualClock } from '../helpers/virtual-clock';
-import { MemoryStorage } from './memory-storage';
+import { crash, MemoryStorage } from './memory-storage';
 
 const CONSUME = '/ai/v5/service/free_trial';
 let backend: ReferenceBackend;
@@ -42,7 +42,7 @@ it('over real HTTP: a page reloaded while its POST stalls is charged once, by th
   const first = page(storage);
   const cut = first.billing.consume({ externalId: 'export-42' }).catch((error: unknown) => error);
   await until(() => backend.requests().some((request) => request.path === CONSUME));
-  first.billing.dispose();
+  await crash(first, storage);
   await expect(cut).resolves.toMatchObject({ code: 'disposed' });
 
   const second = page(storage);

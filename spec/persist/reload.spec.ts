@@ -5,7 +5,7 @@ import type { Client, RecoveredConsume } from '../../lib/types';
 import { BASE_URL, PATH } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
 import { VirtualClock, settle } from '../helpers/virtual-clock';
-import { answerHeld, MemoryStorage } from './memory-storage';
+import { answerHeld, crash, MemoryStorage } from './memory-storage';
 
 const live: Client[] = [];
 afterEach(() => {
@@ -116,7 +116,7 @@ describe('storage: a consume cut by a reload', () => {
     const cut = first.client.billing.consume({ externalId: 'export-7' }).catch((error: unknown) => error);
     await settle();
     expect(backend.charged).toEqual(['export-7']);
-    first.client.billing.dispose();
+    await crash(first.client, storage);
     await expect(cut).resolves.toMatchObject({ code: 'disposed' });
     wire.release();
 
@@ -144,7 +144,7 @@ describe('storage: a consume cut by a reload', () => {
     const first = page(storage, backend);
     const cut = first.client.billing.consume({ externalId: 'export-8' }).catch(() => undefined);
     await settle();
-    first.client.billing.dispose();
+    await crash(first.client, storage);
     await cut;
     backend.release();
     await settle();

@@ -1,0 +1,74 @@
+import { firstValueFrom, toArray } from 'rxjs';
+import { createClient } from '../../lib/client';
+import { reloadSafe } from '../../lib/persist';
+import type { Client, FetchLike } from '../../lib/types';
+import { BASE_URL, PATH } from '../helpers/client-fixture';
+import { FakeBackend, quota } from '../helpers/fake-backend';
+import { settle, VirtualClock } from '../helpers/virtual-clock';
+import { ResponseGate } from '../helpers/wire-log';
+import { crash, MemoryStorage } from './memory-storage';
+
+const JOURNAL = 'unified-billing:generator_poster:pending-consumes';
+const live: Client[] = [];
+afterEach(() => live.splice(0).forEach((client) => client.billing.dispose()));
+
+function page(storage: MemoryStorage, fetch: FetchLike): Client {
+  const client = createClient({
+    baseUrl: BASE_URL,
+    appKey: 'poster',
+    fetch,
+    scheduler: new VirtualClock(),
+    storage: reloadSafe(storage),
+  });
+  live.push(client);
+  return client;
+}
+
+const posts = (backend: FakeBackend) => backend.requests.filter((r) => r.path === PATH.consume);
+
+describe('the reload journal keeps an entry until the caller has the outcome', () => {
+  it('a reload during the balance refresh after a credit charge: the next page reports the charged consume', async () => {
+    const storage = new MemoryStorage();
+    const backend = new FakeBackend(quota({ freeRemaining: 0, balance: 10, creditsPerUse: 2 }));
+    const gate = new ResponseGate();
+    const first = page(storage, gate.wrap(backend.fetch));
+    const refresh = gate.hold(PATH.balance);
+    void first.billing.consume({ externalId: 'paid-2' }).catch(() => undefined);
+    await refresh.arrived;
+    expect(backend.charged).toEqual(['paid-2']);
+    await crash(first, storage);
+
+    const second = page(storage, backend.fetch);
+    const recovered = await firstValueFrom(second.billing.recovered$.pipe(toArray()));
+    expect(recovered).toEqual([
+      {
+        externalId: 'paid-2',
+        outcome: { ok: true, result: { freeRemaining: 0, isCredit: true, isBlacklisted: false } },
+      },
+    ]);
+    // The replay was answered from the backend's idempotency record: still one charge.
+    expect(backend.charged).toEqual(['paid-2']);
+    expect(storage.items.has(JOURNAL)).toBe(false);
+  });
+
+  it('dispose() with a consume in flight clears its entry: the next client replays and pays nothing', async () => {
+    const storage = new MemoryStorage();
+    const backend = new FakeBackend(quota());
+    backend.holding = true;
+    const first = page(storage, backend.fetch);
+    const cut = first.billing.consume({ externalId: 'gone-1' });
+    await settle();
+    expect(storage.items.has(JOURNAL)).toBe(true);
+    first.billing.dispose();
+    await expect(cut).rejects.toMatchObject({ code: 'disposed', externalId: 'gone-1' });
+    expect(storage.items.has(JOURNAL)).toBe(false);
+    backend.holding = false;
+    backend.release();
+    await settle();
+
+    const second = page(storage, backend.fetch);
+    expect(await firstValueFrom(second.billing.recovered$.pipe(toArray()))).toEqual([]);
+    expect(posts(backend)).toHaveLength(1);
+    expect(backend.charged).toEqual([]);
+  });
+});
