@@ -3,7 +3,7 @@ import { recordFigures } from '../helpers/figures';
 import { ChannelHub, installFakeChannel } from './fake-channel';
 import { lifecycleCommands, tabCommands, type LifecycleModel } from './lifecycle-commands';
 import { lifecycleStats, restViolations } from './lifecycle-invariants';
-import { World, type SyncMode } from './lifecycle-world';
+import { World, type InitialQuota, type SyncMode } from './lifecycle-world';
 import { MemoryStorage } from '../persist/memory-storage';
 
 // `npm test` keeps these small; `.ci/run` sets MODEL_RUNS=1000 (the tab part follows unless MODEL_TAB_RUNS says otherwise).
@@ -35,7 +35,7 @@ afterAll(() => {
 
 async function runOnce(
   sync: SyncMode,
-  initial: fc.RecordValue<typeof initialQuota>,
+  initial: InitialQuota,
   commands: Iterable<fc.AsyncCommand<LifecycleModel, World>>,
 ) {
   const current = new World(initial, sync);
