@@ -35,7 +35,7 @@ function extensionsFor(resolved: ResolvedOptions, scheduler: SchedulerLike): Eng
  *   headers: { Authorization: `Bearer ${token}` },
  * });
  * await client.billing.getUsage();
- * const result = await client.billing.consume({ externalId: 'export-42' });
+ * const result = await client.billing.consume(); // a fresh externalId for this one action
  * ```
  */
 export function createClient(options: ClientOptions): Client {

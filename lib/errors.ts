@@ -22,7 +22,7 @@ export type BillingErrorCode =
  *
  * @example
  * ```ts
- * const details: BillingErrorDetails = { status: 503, externalId: 'export-42' };
+ * const details: BillingErrorDetails = { status: 503, externalId: crypto.randomUUID() };
  * ```
  */
 export interface BillingErrorDetails {
@@ -39,8 +39,9 @@ export interface BillingErrorDetails {
  *
  * @example
  * ```ts
+ * const externalId = crypto.randomUUID(); // one id per user action
  * try {
- *   await client.billing.consume({ externalId: 'export-42' });
+ *   await client.billing.consume({ externalId });
  * } catch (error) {
  *   if (error instanceof BillingError && error.code === 'insufficient_credits') showTopUp();
  *   else if (error instanceof BillingError && error.externalId) retryLater(error.externalId);

@@ -54,7 +54,9 @@ export interface SyncOptions {
  * @example
  * ```ts
  * client.billing.recovered$.subscribe(({ externalId, outcome }) => {
- *   if (outcome.ok && externalId.startsWith('export-')) resumeExport(externalId.slice(7));
+ *   // The app noted which document each click's id was for, when the user clicked.
+ *   const docId = sessionStorage.getItem(`pending-export:${externalId}`);
+ *   if (outcome.ok && docId !== null) resumeExport(docId);
  * });
  * ```
  */

@@ -1,9 +1,14 @@
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
 
 /**
  * The default `scheduler`: RxJS's `asyncScheduler` for timers, with a
  * monotonic clock (`performance.now()`), so moving the wall clock neither
  * stretches nor cuts a free period.
+ *
+ * In Node, the timers the client arms for itself (the end of a free period,
+ * the `freePeriodRemaining$` countdown) do not keep the process alive, so a
+ * script or a test run exits without `dispose()`. Timers that belong to a call
+ * someone awaits (a request's timeout, a retry's backoff) still do.
  *
  * @example
  * ```ts
@@ -14,3 +19,38 @@ export const monotonicScheduler: SchedulerLike = {
   now: () => performance.now(),
   schedule: asyncScheduler.schedule.bind(asyncScheduler) as SchedulerLike['schedule'],
 };
+
+// monotonicScheduler's twin for background timers: same clock, but in Node
+// its timers are unref'd (browsers' timers are numbers and hold nothing).
+const backgroundTwin: SchedulerLike = {
+  now: monotonicScheduler.now,
+  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay?: number, state?: T): Subscription {
+    let handle: ReturnType<typeof setTimeout> | undefined;
+    const action = new Subscription(() => clearTimeout(handle)) as SchedulerAction<T>;
+    const run = (): void => {
+      handle = undefined;
+      work.call(action, state);
+      // Done unless the work rescheduled itself (a periodic timer does).
+      if (handle === undefined) action.unsubscribe();
+    };
+    // setTimeout reads an undefined delay as 0.
+    action.schedule = (next?: T, after?: number) => {
+      if (action.closed) return action;
+      clearTimeout(handle);
+      state = next;
+      handle = setTimeout(run, after);
+      (handle as { unref?: () => void }).unref?.();
+      return action;
+    };
+    return action.schedule(state, delay);
+  },
+};
+
+/**
+ * The scheduler for a timer the client arms for itself, which nobody awaits:
+ * on the default scheduler its timers do not keep a Node process alive. An
+ * injected scheduler (a virtual clock, a test scheduler) is used as given.
+ */
+export function inBackground(scheduler: SchedulerLike): SchedulerLike {
+  return scheduler === monotonicScheduler ? backgroundTwin : scheduler;
+}

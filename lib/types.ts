@@ -54,12 +54,18 @@ export type BillingCheckResult =
  *
  * @example
  * ```ts
- * const options: ConsumeOptions = { externalId: `export-${docId}`, signal: AbortSignal.timeout(5000) };
+ * // One id per user action, made when the user clicks; reuse it only to retry this action.
+ * const options: ConsumeOptions = { externalId: crypto.randomUUID(), signal: AbortSignal.timeout(5000) };
  * await client.billing.consume(options);
  * ```
  */
 export interface ConsumeOptions {
-  /** Business idempotency key, 1 to 255 characters; a UUID when omitted. */
+  /**
+   * Idempotency key of one user action, 1 to 255 characters; a fresh UUID when
+   * omitted. Reuse it only to retry that same action: the backend replays its
+   * first answer and charges nothing more, and the client starts a new free
+   * period on the replay. Never derive it from what is exported (a document id).
+   */
   readonly externalId?: string;
   /** Aborts the call; see docs/decisions.md for what an abort means once the POST is sent. */
   readonly signal?: AbortSignal;
@@ -135,7 +141,16 @@ export interface ClientOptions {
   readonly baseUrl: string;
   /** Application key; the module value sent is `generator_<appKey>`. */
   readonly appKey: string;
+  /**
+   * Added to every request; authentication goes here. A function is called
+   * before every attempt, retries included. Values never appear in an error,
+   * message or log.
+   */
   readonly headers?: HeadersOption;
+  /**
+   * The function every request goes through; `cross-fetch` by default. It must
+   * honour `init.signal`: timeouts and `dispose()` abort through it.
+   */
   readonly fetch?: FetchLike;
   /** Every clock reading and timer of the client; a monotonic async scheduler by default. */
   readonly scheduler?: SchedulerLike;

@@ -1,9 +1,11 @@
 // Builds dist/: ESM (.mjs) and CJS (.cjs) bundles of each entry point with
-// esbuild, and .d.ts files with tsc. Dependencies stay external, so users'
+// esbuild, and declarations with tsc, rewritten into a .d.mts tree for import
+// and a .d.cts tree for require (scripts/dual-types.mjs). Dependencies stay external, so users'
 // bundlers dedupe rxjs with their own copy.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { dualTypes } from './dual-types.mjs';
 
 const entries = [
   // The library itself must run in browsers: a Node built-in here fails the build.
@@ -36,4 +38,5 @@ for (const entry of entries) {
   console.log(`built dist/${entry.name}.mjs and dist/${entry.name}.cjs`);
 }
 execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-console.log(`built dist/types in ${Date.now() - started} ms`);
+const sources = dualTypes('dist/types');
+console.log(`built dist/types (${sources} modules as .d.mts and .d.cts) in ${Date.now() - started} ms`);

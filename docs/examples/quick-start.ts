@@ -15,15 +15,17 @@ const client = createClient({
   appKey: 'poster',
   headers: async () => ({ Authorization: `Bearer ${await getToken()}` }),
 });
+// usage$ emits nothing before the first fetch answers: show a spinner until it does.
 client.billing.usage$.subscribe((usage) => render(usage));
 export async function start() {
   await client.billing.getUsage();
 }
 
-export async function onExport(docId: string) {
+export async function onExportClick(docId: string) {
   if (!client.billing.check().canProceed) return showTopUp();
   try {
-    const result = await client.billing.consume({ externalId: `export-${docId}` });
+    // No externalId: the client makes a fresh one, so each click is one operation.
+    const result = await client.billing.consume();
     if (result.isBlacklisted) warn('Your account is restricted');
     await runExport(docId);
   } catch (error) {

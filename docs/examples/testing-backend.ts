@@ -11,5 +11,6 @@ export async function example() {
   await client.billing.consume();
   console.log(backend.charges()); // [{ token: 't1', kind: 'free', ... }]
   backend.failNext('/ai/v5/service/free_trial', 1, { kind: 'status', status: 503 });
+  client.billing.dispose();
   await backend.close();
 }

@@ -48,7 +48,8 @@ export class BillingQuotaComponent {
 
   async export(): Promise<void> {
     try {
-      await this.billing.consume({ externalId: `export-${Date.now()}` });
+      // No externalId: the client makes a fresh one for this click (see the README on ids).
+      await this.billing.consume();
       this.message = 'Exporting…';
     } catch (error) {
       this.message = isBillingError(error, 'insufficient_credits') ? 'Top up to export' : 'Export failed, try again';

@@ -2,6 +2,7 @@ import { EMPTY, distinctUntilChanged, map, switchMap, timer } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import type { BillingState } from '../core/state';
+import { inBackground } from '../scheduler';
 
 /**
  * Arms one timer on the injected scheduler per free period and reports its
@@ -17,7 +18,8 @@ export function freePeriodEffect(
     switchMap((end) =>
       end === null
         ? EMPTY
-        : timer(Math.max(0, end - scheduler.now()), scheduler).pipe(
+        : // Nobody awaits this timer: in Node it must not keep the process alive.
+          timer(Math.max(0, end - scheduler.now()), inBackground(scheduler)).pipe(
             map((): BillingAction => ({ type: 'freePeriod/ended', end })),
           ),
     ),

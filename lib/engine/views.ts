@@ -3,6 +3,7 @@ import type { SchedulerAction, SchedulerLike } from 'rxjs';
 import { freePeriodSeconds } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { sameUsage, toUsageInfo } from '../core/usage-view';
+import { inBackground } from '../scheduler';
 import type { UsageInfo } from '../types';
 
 const isUsage = (usage: UsageInfo | null): usage is UsageInfo => usage !== null;
@@ -40,7 +41,8 @@ function countdown(state: BillingState, scheduler: SchedulerLike): Observable<nu
     if (shown === 0) return subscriber.complete();
     // At most a second: a clamped figure (a clock moved back) still counts down.
     const untilNext = () => Math.min(1000, Math.max(0, Math.ceil(end - (shown - 1) * 1000 - scheduler.now())));
-    return scheduler.schedule(function tick(this: SchedulerAction<unknown>) {
+    // A display ticker: in Node it must not keep the process alive.
+    return inBackground(scheduler).schedule(function tick(this: SchedulerAction<unknown>) {
       shown = Math.min(shown - 1, freePeriodSeconds(state, scheduler.now()));
       subscriber.next(shown);
       if (shown > 0) this.schedule(undefined, untilNext());

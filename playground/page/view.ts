@@ -14,6 +14,15 @@ const VERDICTS: Record<BillingCheckResult['reason'], string> = {
   insufficient: 'Refused: not enough credits',
 };
 
+function summarize(usage: UsageInfo | null): string {
+  if (usage === null) return 'Loading the quota…';
+  const { freeRemaining, freeTotal, creditsPerUse, creditsBalance } = usage;
+  const free = freeRemaining > 0 ? `${freeRemaining} of ${freeTotal} free uses left, then` : 'no free use left,';
+  const period = usage.inFreePeriod ? '; free period active' : '';
+  const disabled = usage.isEnabled ? '' : 'billing disabled; ';
+  return `${disabled}${free} ${creditsPerUse} credits per use from a balance of ${creditsBalance}${period}`;
+}
+
 /** The page's elements and how each piece of state is drawn on them. */
 export class View {
   readonly userSelect = byId<HTMLSelectElement>('user');
@@ -26,11 +35,15 @@ export class View {
   private readonly warning = byId('warning');
   private readonly log = byId<HTMLOListElement>('log');
 
+  // The user's starting point, from the server's demo data; it never changes,
+  // so it is the user picker's tooltip, not the line under "Usage (usage$)".
   showStory(text: string): void {
-    this.story.textContent = text;
+    this.userSelect.title = text;
   }
 
   showUsage(usage: UsageInfo | null): void {
+    // The grey line says what the figures below say, from the same usage$ emission.
+    this.story.textContent = summarize(usage);
     const text = (value: unknown) => (usage === null ? '–' : String(value));
     byId('free-remaining').textContent = text(usage?.freeRemaining);
     byId('free-total').textContent = text(usage?.freeTotal);

@@ -1,0 +1,109 @@
+// A real bundler over the built package (run after `npm run build`): webpack 5
+// in production mode builds a tiny app that imports only `createClient`, and
+// the bundle must hold none of tabSync, reloadSafe, the testing kit or the
+// React bindings. Each feature is recognised by strings only its own code
+// carries; a second app per feature uses it, and each of its markers must
+// then be in the bundle, so the absence check can fail. Prints the sizes.
+// (An entry's exports are unused in an app bundle, so the apps put what they
+// use on globalThis: otherwise webpack would rightly drop it.)
+//
+//   node scripts/check-bundle.mjs
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { Buffer } from 'node:buffer';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import webpack from 'webpack';
+
+const root = resolve(import.meta.dirname, '..');
+// Inside node_modules so the package's own dependencies resolve as in a user's app.
+const work = join(root, 'node_modules/.cache/unified-billing-bundle');
+const client = `createClient({ baseUrl: 'https://billing.example', appKey: 'app' })`;
+
+const features = [
+  {
+    name: 'tabSync',
+    markers: ['BroadcastChannel', 'claim lost'],
+    app: `import { createClient, tabSync } from 'unified-billing';
+globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', sync: tabSync() }).billing;`,
+  },
+  {
+    name: 'reloadSafe',
+    markers: ['pending-consumes', 'storage failed'],
+    app: `import { createClient, reloadSafe } from 'unified-billing';
+globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', storage: reloadSafe(localStorage) }).billing;`,
+  },
+  {
+    name: 'the testing kit',
+    markers: ['dropAfterApply', 'unknown fault kind'],
+    app: `import { startReferenceBackend } from 'unified-billing/testing';
+globalThis.backend = startReferenceBackend({ users: [] });`,
+  },
+  {
+    name: 'the React bindings',
+    markers: ['useSyncExternalStore', 'getServerSnapshot'],
+    app: `import { createClient } from 'unified-billing';
+import { useUsage } from 'unified-billing/react';
+const billing = ${client}.billing;
+globalThis.useBilling = () => useUsage(billing);`,
+  },
+];
+
+function bundle(name, source) {
+  const dir = join(work, name.replace(/\W+/g, '-'));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'app.mjs'), `${source}\n`);
+  const config = {
+    mode: 'production',
+    context: dir,
+    entry: './app.mjs',
+    output: { path: join(dir, 'out'), filename: 'bundle.js' },
+    target: 'web',
+    devtool: false,
+    // React is the app's own (a peer dependency), as is Node for the testing kit.
+    externals: { react: 'React' },
+    externalsPresets: { node: name === 'the testing kit' },
+    performance: { hints: false },
+  };
+  return new Promise((resolvePromise, reject) => {
+    webpack(config, (error, stats) => {
+      if (error) return reject(error);
+      if (stats.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
+      resolvePromise(readFileSync(join(dir, 'out/bundle.js'), 'utf8'));
+    });
+  });
+}
+
+rmSync(work, { recursive: true, force: true });
+mkdirSync(join(work, 'node_modules'), { recursive: true });
+if (!existsSync(join(root, 'dist/index.mjs'))) throw new Error('dist/ is missing: run `npm run build` first');
+// The app resolves 'unified-billing' through its package.json exports, as a user's does.
+symlinkSync(root, join(work, 'node_modules/unified-billing'), 'dir');
+
+const failures = [];
+const app = `import { createClient } from 'unified-billing';
+globalThis.billing = ${client}.billing;
+globalThis.billing.consume().then((result) => console.log(result));`;
+const onlyClient = await bundle('only createClient', app);
+const bytes = Buffer.byteLength(onlyClient);
+console.log(
+  `webpack ${webpack.version}, production: an app importing only createClient is ${bytes} B minified, ${gzipSync(onlyClient).length} B gzipped (rxjs, uuid and cross-fetch included)`,
+);
+
+for (const feature of features) {
+  const found = feature.markers.filter((marker) => onlyClient.includes(marker));
+  const withFeature = await bundle(feature.name, feature.app);
+  const missing = feature.markers.filter((marker) => !withFeature.includes(marker));
+  console.log(
+    `${feature.name}: ${found.length === 0 ? 'absent' : `PRESENT (${found.join(', ')})`} from the createClient-only bundle; ` +
+      `markers ${missing.length === 0 ? 'all seen' : `NOT seen (${missing.join(', ')})`} in a bundle that imports it`,
+  );
+  if (found.length > 0) failures.push(`${feature.name} is in the createClient-only bundle: ${found.join(', ')}`);
+  if (missing.length > 0)
+    failures.push(`marker(s) of ${feature.name} not in a bundle that uses it: ${missing.join(', ')}`);
+}
+
+if (failures.length > 0) {
+  console.error(`\ncheck-bundle: FAILED\n- ${failures.join('\n- ')}`);
+  process.exit(1);
+}
+console.log('\ncheck-bundle: an app that imports only createClient bundles none of the opt-in code');
