@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import { MemoryStorage } from '../persist/memory-storage';
-import { lifecycleStats, stepViolations } from './lifecycle-invariants';
+import { lifecycleStats, stepViolations, trace } from './lifecycle-invariants';
 import { TOKEN, type Tab, type World } from './lifecycle-world';
 
 /** What the generator needs to know: nothing, every command picks among what exists when it runs. */
@@ -20,7 +20,8 @@ abstract class Step implements Command {
     await this.act(world);
     await world.settle();
     const violations = stepViolations(world);
-    if (violations.length > 0) throw new Error(`after ${this.toString()}:\n  ${violations.join('\n  ')}`);
+    if (violations.length > 0)
+      throw new Error(`after ${this.toString()}:\n  ${violations.join('\n  ')}${trace(world)}`);
   }
   abstract toString(): string;
 }
@@ -263,5 +264,13 @@ const tabs = (): Array<fc.Arbitrary<Command>> => [
   fc.integer({ min: 1, max: 4 }).map((n) => new Deliver(n)),
 ];
 
-export const lifecycleCommands = () => fc.commands(lifecycle(), { maxCommands: 30, size: 'max' });
-export const tabCommands = () => fc.commands(tabs(), { maxCommands: 40, size: 'max' });
+// A shrunk command list replays only with the replayPath fast-check prints after it (/*replayPath="..."*/).
+const replay = process.env['MODEL_REPLAY'];
+const settings = (maxCommands: number) => ({
+  maxCommands,
+  size: 'max' as const,
+  ...(replay === undefined ? {} : { replayPath: replay }),
+});
+
+export const lifecycleCommands = () => fc.commands(lifecycle(), settings(30));
+export const tabCommands = () => fc.commands(tabs(), settings(40));

@@ -219,3 +219,21 @@ export function restViolations(world: World): string[] {
   }
   return out;
 }
+
+/** What happened, for a failure's message (`MODEL_TRACE=1`): every exchange and every call. */
+export function trace(world: World): string {
+  if (process.env['MODEL_TRACE'] !== '1') return '';
+  const exchanges = world.network.exchanges.map(
+    (e) =>
+      `  #${e.index} tab ${e.tab} ${e.method} ${e.path}${e.externalId === undefined ? '' : ` ${e.externalId}`} sent@${e.sentEvent}/${e.sentAt} ${e.stage}` +
+      `${e.appliedVersion === undefined ? '' : ` v${e.appliedVersion} code ${e.answer?.body.code}`}` +
+      `${e.deliveredEvent === undefined ? '' : ` delivered@${e.deliveredEvent}/${e.deliveredAt}`}`,
+  );
+  const calls = world.calls.map(
+    (c) =>
+      `  call ${c.index} tab ${c.tab} ${c.kind}(${c.externalId ?? ''}) @${c.startEvent}..${c.settledEvent ?? 'open'} ` +
+      `${c.outcome === undefined ? '' : c.outcome.ok ? JSON.stringify(c.outcome.value) : c.outcome.error.code}`,
+  );
+  const versions = world.versions.map((v, i) => `v${i} free ${v.free} balance ${v.balance}`).join('; ');
+  return `\nversions: ${versions}\nexchanges:\n${exchanges.join('\n')}\ncalls:\n${calls.join('\n')}`;
+}

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { recordFigures } from '../helpers/figures';
 import { ChannelHub, installFakeChannel } from './fake-channel';
 import { lifecycleCommands, tabCommands, type LifecycleModel } from './lifecycle-commands';
-import { lifecycleStats, restViolations } from './lifecycle-invariants';
+import { lifecycleStats, restViolations, trace } from './lifecycle-invariants';
 import { World, type InitialQuota, type SyncMode } from './lifecycle-world';
 import { MemoryStorage } from '../persist/memory-storage';
 
@@ -46,7 +46,7 @@ async function runOnce(
     await fc.asyncModelRun(() => ({ model: {}, real: current }), commands);
     await current.quiesce();
     const violations = restViolations(current);
-    if (violations.length > 0) throw new Error(`once at rest:\n  ${violations.join('\n  ')}`);
+    if (violations.length > 0) throw new Error(`once at rest:\n  ${violations.join('\n  ')}${trace(current)}`);
   } finally {
     for (const tab of current.live()) current.dispose(tab);
     world = null;
