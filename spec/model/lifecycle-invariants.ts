@@ -75,13 +75,31 @@ function doubleCharges(world: World): string[] {
   return out;
 }
 
-/** Answers that reached `tab` and that its client applied (a GET pair counts once both halves arrived). */
+/**
+ * Whether a GET answer certainly went into the cache. A free count comes only
+ * from getUsage's GET pair, applied when the pair completes; a balance answer
+ * is applied on arrival unless it is the half of a pair that failed. So an
+ * answer counts when every getUsage call of its tab that was open across it
+ * resolved (and, for a free count, there was one).
+ */
+function certainlyApplied(world: World, e: Exchange): boolean {
+  const spanning = world.calls.filter(
+    (c) =>
+      c.tab === e.tab &&
+      c.kind === 'getUsage' &&
+      c.startEvent < e.sentEvent &&
+      (c.settledEvent === undefined || c.settledEvent > (e.deliveredEvent as number)),
+  );
+  if (e.path === P.freeTrialCount && spanning.length === 0) return false;
+  return spanning.every((c) => c.outcome?.ok === true);
+}
+
+/** Answers that reached `tab` and that its client applied. */
 function appliedAnswers(world: World, tab: number): { free: Exchange[]; balance: Exchange[]; credit: Exchange[] } {
-  const all = world.network.exchanges;
   const free: Exchange[] = [];
   const balance: Exchange[] = [];
   const credit: Exchange[] = [];
-  for (const e of all) {
+  for (const e of world.network.exchanges) {
     if (e.tab !== tab || e.stage !== 'delivered') continue;
     const code = codeOf(e);
     if (e.path === P.consume) {
@@ -89,16 +107,9 @@ function appliedAnswers(world: World, tab: number): { free: Exchange[]; balance:
       if (code === 0 && (e.answer?.body.data as { is_credit?: boolean } | null)?.is_credit === true) credit.push(e);
       continue;
     }
-    if (code !== 0) continue;
-    // getUsage sends its two GETs back to back; an answer is applied only when both halves arrived.
-    if (e.path === P.freeTrialCount) {
-      const sibling = all[e.index + 1];
-      if (sibling?.tab === tab && sibling.path === P.balance && codeOf(sibling) === 0) free.push(e);
-    } else if (e.path === P.balance) {
-      const sibling = all[e.index - 1];
-      const paired = sibling?.tab === tab && sibling.path === P.freeTrialCount;
-      if (!paired || codeOf(sibling) === 0) balance.push(e);
-    }
+    if (code !== 0 || !certainlyApplied(world, e)) continue;
+    if (e.path === P.freeTrialCount) free.push(e);
+    else if (e.path === P.balance) balance.push(e);
   }
   return { free, balance, credit };
 }
