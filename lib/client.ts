@@ -10,9 +10,45 @@ import type { EngineExtensions } from './engine/extensions';
 import type { ResolvedOptions } from './options';
 import type { SchedulerLike } from 'rxjs';
 
+// Duck-typed, so a signal from another realm (an iframe) or a polyfill passes.
+function isSignal(value: unknown): boolean {
+  const candidate = value as Partial<AbortSignal> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.aborted === 'boolean' &&
+    typeof candidate.addEventListener === 'function' &&
+    typeof candidate.removeEventListener === 'function'
+  );
+}
+
+/**
+ * Runs a call with its options normalised: `null` is no options, and a
+ * `signal` that cannot be listened to is refused before any request (inside
+ * the engine it would throw too late, with the consume already under way).
+ */
+function withOptions<T extends { readonly signal?: AbortSignal }, R>(
+  options: T | null | undefined,
+  call: string,
+  run: (options: T | undefined) => Promise<R>,
+): Promise<R> {
+  const given = options ?? undefined;
+  const signal = typeof given === 'object' ? given.signal : undefined;
+  if (signal !== undefined && !isSignal(signal)) {
+    const externalId = (given as { externalId?: unknown }).externalId;
+    const details = typeof externalId === 'string' ? { externalId } : {};
+    return Promise.reject(new BillingError('invalid_argument', `${call}: signal must be an AbortSignal`, details));
+  }
+  return run(given);
+}
+
 // The opt-in features bring their own code; without them the engine is exactly the core.
 function extensionsFor(resolved: ResolvedOptions, scheduler: SchedulerLike): EngineExtensions {
-  const setup = { scope: resolved.scope, scheduler, timeoutMs: resolved.timeoutMs, retries: resolved.retries };
+  // A scheduler the user gave reads a clock all tabs share (tests share one virtual clock);
+  // the default one is monotonic, with an origin per page, so pages meet on Date.now.
+  const own = resolved.scheduler === undefined || resolved.scheduler === monotonicScheduler;
+  const wallNow = own ? Date.now : () => scheduler.now();
+  const setup = { scope: resolved.scope, scheduler, timeoutMs: resolved.timeoutMs, retries: resolved.retries, wallNow };
   const installed = [resolved.storage, resolved.sync].map((feature) => feature?.install(setup) ?? {});
   return {
     ...installed[0],
@@ -55,10 +91,10 @@ export function createClient(options: ClientOptions): Client {
   );
   const engine = new Engine(api, scheduler, extensionsFor(resolved, scheduler));
   const billing: BillingModule = {
-    getUsage: (getUsageOptions) => engine.getUsage(getUsageOptions),
+    getUsage: (options) => withOptions(options, 'getUsage', (given) => engine.getUsage(given)),
     getCachedUsage: () => engine.cached(),
     check: () => engine.check(),
-    consume: (consumeOptions) => engine.consume(consumeOptions),
+    consume: (options) => withOptions(options, 'consume', (given) => engine.consume(given)),
     refreshCredits: async () => {
       await engine.balance();
     },

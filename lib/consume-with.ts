@@ -1,15 +1,25 @@
-import { catchError, from, map, mergeMap, of, type OperatorFunction } from 'rxjs';
+import { catchError, defer, map, mergeMap, of, type OperatorFunction } from 'rxjs';
 import type { ConsumeOutcome } from './engine/engine-actions';
-import { BillingError } from './errors';
+import { BillingError, isBillingError } from './errors';
 import type { BillingModule, ConsumeOptions } from './types';
 
 export type { ConsumeOutcome };
+
+function optionsFailure(error: unknown): BillingError {
+  const kind = error instanceof Error ? error.name : typeof error;
+  // The thrown value is the app's own; it stays reachable as `cause` for debugging.
+  return new BillingError('invalid_argument', `consumeWith: optionsFor threw (${kind}); nothing was consumed`, {
+    cause: error,
+  });
+}
 
 /**
  * Pipes UI events into consumes. Each event is one `consume()`; the client
  * processes them one at a time, so a burst of clicks is one charge and the
  * rest fall in the free period. Failures arrive as `{ ok: false, error }`
- * values and never end the stream.
+ * values and never end the stream: a throwing `optionsFor` is an
+ * `invalid_argument` failure for its event, and an error made by another copy
+ * of the library (ESM and CJS builds in one app) keeps its code.
  *
  * @example
  * ```ts
@@ -24,14 +34,20 @@ export function consumeWith<T>(
 ): OperatorFunction<T, ConsumeOutcome> {
   return (source) =>
     source.pipe(
-      mergeMap((event) =>
-        from(billing.consume(optionsFor?.(event))).pipe(
+      mergeMap((event) => {
+        let options: ConsumeOptions | undefined;
+        try {
+          options = optionsFor?.(event);
+        } catch (error) {
+          return of<ConsumeOutcome>({ ok: false, error: optionsFailure(error) });
+        }
+        return defer(() => billing.consume(options)).pipe(
           map((result): ConsumeOutcome => ({ ok: true, result })),
           catchError((error: unknown) => {
-            const known = error instanceof BillingError ? error : new BillingError('network', String(error));
+            const known = isBillingError(error) ? error : new BillingError('network', String(error));
             return of<ConsumeOutcome>({ ok: false, error: known });
           }),
-        ),
-      ),
+        );
+      }),
     );
 }

@@ -32,10 +32,27 @@ export interface BillingErrorDetails {
   readonly externalId?: string;
   /** On 429/503 with a valid `Retry-After`: the wait the server asked for, clamped. */
   readonly retryAfterMs?: number;
+  /**
+   * What went wrong underneath (ES2022 `Error.cause`). On `network` errors a
+   * sanitized copy of the fetch error (its `name`, `code` and redacted
+   * message), never the fetch error itself.
+   */
+  readonly cause?: unknown;
+}
+
+// Shared by every copy of the library in a realm (ESM and CJS builds, two
+// bundles): `Symbol.for` returns the same symbol for the same key.
+const BRAND = Symbol.for('unified-billing.error');
+
+function isBranded(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
 }
 
 /**
  * The one error class of the library. Messages never contain header values.
+ * `instanceof BillingError` and {@link isBillingError} also recognise errors
+ * made by another copy of the library (an app that loads both the ESM and the
+ * CJS build), by a brand rather than by prototype.
  *
  * @example
  * ```ts
@@ -56,21 +73,37 @@ export class BillingError extends Error {
   readonly externalId?: string;
   readonly retryAfterMs?: number;
 
+  /** True for any `BillingError`, whichever copy of the library made it. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(value);
+  }
+
   constructor(code: BillingErrorCode, message: string, details: BillingErrorDetails = {}) {
     super(message);
-    // Keeps `instanceof` working when compiled to ES5-style classes by a consumer's bundler.
+    // Keeps the prototype right when compiled to ES5-style classes by a consumer's bundler.
     Object.setPrototypeOf(this, new.target.prototype);
+    // Non-enumerable, like `cause`: invisible to JSON and to `toEqual`.
+    Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
     if (details.status !== undefined) this.status = details.status;
     if (details.backendCode !== undefined) this.backendCode = details.backendCode;
     if (details.externalId !== undefined) this.externalId = details.externalId;
     if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
+    // Set by hand: runtimes before ES2022 ignore the options argument of `Error`.
+    if ('cause' in details) {
+      Object.defineProperty(this, 'cause', { value: details.cause, writable: true, configurable: true });
+    }
   }
 
   /** A copy that names the consume's `externalId`. */
   withExternalId(externalId: string): BillingError {
     const { status, backendCode, retryAfterMs } = this;
-    const copy = new BillingError(this.code, this.message, { status, backendCode, externalId, retryAfterMs });
+    const details: BillingErrorDetails = { status, backendCode, externalId, retryAfterMs };
+    const copy = new BillingError(
+      this.code,
+      this.message,
+      'cause' in this ? { ...details, cause: this.cause } : details,
+    );
     copy.stack = this.stack;
     return copy;
   }
@@ -91,5 +124,5 @@ export class BillingError extends Error {
  * ```
  */
 export function isBillingError(error: unknown, code?: BillingErrorCode): error is BillingError {
-  return error instanceof BillingError && (code === undefined || error.code === code);
+  return isBranded(error) && (code === undefined || (error as BillingError).code === code);
 }

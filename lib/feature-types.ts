@@ -31,6 +31,14 @@ export interface StorageLike {
 export interface LocksLike {
   /** Runs `callback` while holding the exclusive lock `name`; the lock is released when its promise settles. */
   request<T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>): Promise<T>;
+  /**
+   * The locks held and asked for now. Optional: `reloadSafe` uses it to tell
+   * which pages are alive, and pings over a BroadcastChannel without it.
+   */
+  query?(): Promise<{
+    readonly held?: ReadonlyArray<{ readonly name?: string }>;
+    readonly pending?: ReadonlyArray<{ readonly name?: string }>;
+  }>;
 }
 
 /**
@@ -44,6 +52,24 @@ export interface LocksLike {
  */
 export interface SyncOptions {
   /** The lock manager; `navigator.locks` when omitted, `null` for the claim protocol without locks. */
+  readonly locks?: LocksLike | null;
+}
+
+/**
+ * Options of `reloadSafe()`.
+ *
+ * @example
+ * ```ts
+ * // Tell live pages by pings over a BroadcastChannel even where Web Locks exist.
+ * const storage = reloadSafe(sessionStorage, { locks: null } satisfies ReloadSafeOptions);
+ * ```
+ */
+export interface ReloadSafeOptions {
+  /**
+   * The lock manager that tells which pages are alive (each holds a lock for
+   * its life); `navigator.locks` when omitted, `null` for pings over a
+   * BroadcastChannel. Neither available: every entry left over is replayed.
+   */
   readonly locks?: LocksLike | null;
 }
 

@@ -1,6 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import { BillingError } from './errors';
 import type { BillingFeature } from './engine/extensions';
+import { checkedHeaders } from './transport/headers';
 import type { ClientOptions, FetchLike, HeadersOption } from './types';
 
 /** Options after validation and defaults. */
@@ -47,14 +48,10 @@ function checkScheduler(scheduler: unknown): SchedulerLike | undefined {
   return scheduler as SchedulerLike;
 }
 
+// A function is checked per attempt, on what it gives; a record or Headers here, and again per attempt.
 function checkHeaders(headers: unknown): HeadersOption | undefined {
-  if (headers === undefined || typeof headers === 'function') return headers as HeadersOption | undefined;
-  const ok =
-    typeof headers === 'object' &&
-    headers !== null &&
-    Object.values(headers).every((value: unknown) => typeof value === 'string');
-  if (!ok) invalid('headers must be a record of strings or a function returning one');
-  return headers as HeadersOption;
+  if (headers !== undefined && typeof headers !== 'function') checkedHeaders(headers);
+  return headers as HeadersOption | undefined;
 }
 
 function checkNumber(value: unknown, name: string, fallback: number, min: number, max: number): number {

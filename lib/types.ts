@@ -2,7 +2,7 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import type { BillingFeature } from './engine/extensions';
 import type { RecoveredConsume } from './feature-types';
 
-export type { LocksLike, RecoveredConsume, StorageLike, SyncOptions } from './feature-types';
+export type { LocksLike, RecoveredConsume, ReloadSafeOptions, StorageLike, SyncOptions } from './feature-types';
 
 /**
  * The quota as the spec's `UsageInfo`: what `getUsage()` resolves to, what
@@ -102,17 +102,28 @@ export interface BillingConsumeResult {
 }
 
 /**
- * Headers added to every request: a record, or a function (sync or async)
- * called before each attempt, so a refreshed token is picked up by retries.
+ * Headers added to every request: a record or a `Headers`, or a function
+ * (sync or async) giving one, called before each attempt, so a refreshed token
+ * is picked up by retries. Names and values fetch would refuse (CR, LF, NUL,
+ * characters beyond Latin-1) are `invalid_argument` and sent nowhere; a
+ * function that does not settle within `timeoutMs` fails the attempt `timeout`.
  *
  * @example
  * ```ts
  * const headers: HeadersOption = async () => ({ Authorization: `Bearer ${await auth.token()}` });
  * ```
  */
-export type HeadersOption =
-  | Readonly<Record<string, string>>
-  | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
+export type HeadersOption = HeadersValue | (() => HeadersValue | Promise<HeadersValue>);
+
+/**
+ * What the `headers` option gives: a record of strings or a `Headers`.
+ *
+ * @example
+ * ```ts
+ * const headers: HeadersValue = new Headers({ Authorization: 'Bearer <token>' });
+ * ```
+ */
+export type HeadersValue = Readonly<Record<string, string>> | Headers;
 
 /**
  * The fetch function the transport calls; `cross-fetch` by default.

@@ -11,4 +11,4 @@
  */
 export const SIZE_GOALS = { own: 4 * 1024, total: 10 * 1024 } as const;
 
-export const SIZE_CEILINGS = { own: 7_000, total: 15_250 } as const;
+export const SIZE_CEILINGS = { own: 8_600, total: 16_800 } as const;

@@ -19,11 +19,11 @@ export type BillingAction =
   // A free period started elsewhere (another tab, or before a reload), as the milliseconds left at `now`,
   // because monotonic clocks of different pages do not share an origin.
   | { readonly type: 'freePeriod/adopted'; readonly now: number; readonly remainingMs: number }
-  // Another tab's state in one action (one change for listeners): its quota, numbered on arrival
-  // like a local answer, and its free period as in `freePeriod/adopted`.
+  // Another tab's state in one action (one change for listeners): its quota, which the reducer ranks
+  // just above the newest answer applied (below any local request in flight), and its free period as
+  // in `freePeriod/adopted`, measured when the message was handled.
   | {
       readonly type: 'tab/shared';
-      readonly seq: number;
       readonly quota: Quota | null;
       readonly now: number;
       readonly remainingMs: number;

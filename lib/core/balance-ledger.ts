@@ -16,3 +16,8 @@ export function debited(ledger: BalanceLedger, seq: number): BalanceLedger {
 export function balanceOf(ledger: BalanceLedger, creditsPerUse: number): number {
   return Math.max(0, (ledger.balance ?? 0) - ledger.debits.length * creditsPerUse);
 }
+
+/** The sequence number of the newest answer the ledger holds, a charge included. */
+export function newestLedgerSeq(ledger: BalanceLedger): number {
+  return Math.max(ledger.seq, ...ledger.debits);
+}

@@ -1,5 +1,5 @@
 import type { BillingAction } from './actions';
-import { answered, balanceOf, debited } from './balance-ledger';
+import { answered, balanceOf, debited, newestLedgerSeq } from './balance-ledger';
 import { FREE_PERIOD_MS, type BalanceLedger, type BillingState } from './state';
 
 // The cached quota after the ledger or the free count moved; nothing to show before the first usage answer.
@@ -60,7 +60,11 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       return { ...state, freePeriodEnd: null };
     }
     case 'tab/shared': {
-      const { seq, quota, now, remainingMs } = action;
+      const { quota, now, remainingMs } = action;
+      // Above the newest answer applied, so an older local answer cannot roll it back, but below any
+      // local request already sent (the next integer), whose fresher answer wins; equal ranks go to
+      // the later message. A new tab's getUsage() thus resolves with its own server answer.
+      const seq = Math.floor(Math.max(state.freeSeq, newestLedgerSeq(state.ledger))) + 0.5;
       const learned = quota === null ? state : reduce(state, { type: 'usage/loaded', seq, quota });
       return reduce(learned, { type: 'freePeriod/adopted', now, remainingMs });
     }

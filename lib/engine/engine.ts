@@ -4,6 +4,8 @@ import {
   Subscription,
   firstValueFrom,
   merge,
+  of,
+  take,
   takeUntil,
   type Observable,
   type SchedulerLike,
@@ -84,12 +86,28 @@ export class Engine {
     this.changes$ = usageChanges(this.store.state$, scheduler);
     // Its ticking inner timer outlives the store's completion, so it is cut explicitly.
     this.freePeriodRemaining$ = freePeriodRemainingView(this.store.state$, scheduler).pipe(takeUntil(this.disposed$));
-    this.replay(journal?.pending() ?? []);
+    this.replay(journal?.pending() ?? of([]));
   }
 
   // Consumes an earlier page sent but never heard back from go out again with the same id;
   // the backend's idempotency makes that at most one charge, and recovered$ tells the outcome.
-  private replay(externalIds: readonly string[]): void {
+  // The journal may take a short while to learn which pages are alive; dispose cuts that wait.
+  private replay(pending$: Observable<readonly string[]>): void {
+    let heard = false;
+    // Without an answer (cut by dispose, or a journal that failed) nothing is replayed: recovered$ completes.
+    const none = () => heard || this.recovered.complete();
+    pending$.pipe(take(1), takeUntil(this.disposed$)).subscribe({
+      next: (externalIds) => {
+        heard = true;
+        this.replayAll(externalIds);
+      },
+      error: none,
+      complete: none,
+    });
+  }
+
+  private replayAll(externalIds: readonly string[]): void {
+    if (this.disposed) return;
     let left = externalIds.length;
     if (left === 0) this.recovered.complete();
     for (const externalId of externalIds) {

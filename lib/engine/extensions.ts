@@ -24,8 +24,12 @@ export interface ConsumeJournal {
   add(externalId: string): void;
   /** Cleared once the outcome was delivered to the caller. */
   remove(externalId: string): void;
-  /** Left over from an earlier page: to replay with the same `external_id`. */
-  pending(): readonly string[];
+  /**
+   * Left over by a page (or client) no longer alive: to replay with the same
+   * `external_id`. Emits once, then completes; it may wait a short, capped
+   * while on the scheduler to learn which pages are alive.
+   */
+  pending(): Observable<readonly string[]>;
 }
 
 /** The opt-in features the engine is built with; all absent by default. */
@@ -43,6 +47,11 @@ export interface FeatureSetup {
   readonly scheduler: SchedulerLike;
   readonly timeoutMs: number;
   readonly retries: number;
+  /**
+   * Milliseconds on a clock all tabs and reloads of a browser share: `Date.now`
+   * by default, the `scheduler`'s own clock when the user gave one.
+   */
+  readonly wallNow: () => number;
 }
 
 /**

@@ -1,23 +1,34 @@
 import { BillingError } from '../errors';
-import type { BillingFeature, ConsumeJournal, EnginePlugin } from '../engine/extensions';
-import type { StorageLike } from '../types';
+import type { BillingFeature, ConsumeJournal, EnginePlugin, FeatureSetup } from '../engine/extensions';
+import type { LocksLike, ReloadSafeOptions, StorageLike } from '../types';
 import { freePeriodStore } from './free-period-store';
 import { storageJournal } from './journal';
+import { pageLiveness } from './page-liveness';
 import { SafeStorage } from './safe-storage';
 
 /** What the `storage` option adds to the engine. */
 export interface Persistence {
-  readonly plugin: EnginePlugin;
+  readonly plugins: readonly EnginePlugin[];
   readonly journal: ConsumeJournal;
 }
 
-/** Reload safety over the given storage, under keys named by `scope`. */
-export function createPersistence(storage: StorageLike, scope: string, wallNow: () => number = Date.now): Persistence {
+function defaultLocks(): LocksLike | null {
+  const candidate = (globalThis as { navigator?: { locks?: LocksLike } }).navigator?.locks;
+  return typeof candidate?.request === 'function' ? candidate : null;
+}
+
+/** Reload safety over the given storage, under keys named by `scope`, on the clocks of `setup`. */
+export function createPersistence(
+  storage: StorageLike,
+  setup: Pick<FeatureSetup, 'scope' | 'scheduler' | 'wallNow'>,
+  locks: LocksLike | null,
+): Persistence {
   const safe = new SafeStorage(storage);
-  const prefix = `unified-billing:${scope}`;
+  const prefix = `unified-billing:${setup.scope}`;
+  const liveness = pageLiveness(setup.scope, locks, setup.scheduler);
   return {
-    plugin: freePeriodStore(safe, `${prefix}:free-period-end`, wallNow),
-    journal: storageJournal(safe, `${prefix}:pending-consumes`, wallNow),
+    plugins: [freePeriodStore(safe, `${prefix}:free-period-end`, setup.wallNow), liveness.plugin],
+    journal: storageJournal(safe, `${prefix}:pending-consumes`, setup.wallNow, liveness),
   };
 }
 
@@ -25,7 +36,9 @@ export function createPersistence(storage: StorageLike, scope: string, wallNow: 
  * Reload safety for the `storage` option: the free-period end and every
  * consume whose answer has not arrived are kept in `storage`; at the next
  * start such a consume is replayed with the same `external_id` (see
- * `recovered$`). Storage that throws degrades to memory with one warning.
+ * `recovered$`), unless the page that sent it is still alive (a tab opened
+ * with a copy of its `sessionStorage`). Storage that throws degrades to
+ * memory with one warning.
  *
  * @example
  * ```ts
@@ -34,7 +47,7 @@ export function createPersistence(storage: StorageLike, scope: string, wallNow: 
  * const client = createClient({ baseUrl, appKey: 'poster', storage: reloadSafe(sessionStorage) });
  * ```
  */
-export function reloadSafe(storage: StorageLike): BillingFeature<'storage'> {
+export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}): BillingFeature<'storage'> {
   const candidate = storage as Partial<Record<keyof StorageLike, unknown>> | null;
   const methods = ['getItem', 'setItem', 'removeItem'] as const;
   if (
@@ -44,11 +57,15 @@ export function reloadSafe(storage: StorageLike): BillingFeature<'storage'> {
   ) {
     throw new BillingError('invalid_argument', 'reloadSafe() needs a storage with getItem, setItem and removeItem');
   }
+  const locks = options?.locks;
+  if (locks !== undefined && locks !== null && typeof locks.request !== 'function') {
+    throw new BillingError('invalid_argument', 'reloadSafe() locks must be a lock manager (navigator.locks) or null');
+  }
   return {
     kind: 'storage',
-    install: ({ scope }) => {
-      const persistence = createPersistence(storage, scope);
-      return { plugins: [persistence.plugin], journal: persistence.journal };
+    install: (setup) => {
+      const persistence = createPersistence(storage, setup, locks === undefined ? defaultLocks() : locks);
+      return { plugins: persistence.plugins, journal: persistence.journal };
     },
   };
 }

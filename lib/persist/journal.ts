@@ -1,4 +1,6 @@
+import { defer, map, type Observable } from 'rxjs';
 import type { ConsumeJournal } from '../engine/extensions';
+import type { PageLiveness } from './page-liveness';
 import type { SafeStorage } from './safe-storage';
 
 /** Entries older than this are dropped unreplayed: the user has long moved on. */
@@ -8,6 +10,8 @@ interface Entry {
   readonly id: string;
   /** Wall-clock milliseconds when the POST was sent. */
   readonly at: number;
+  /** The page instance (client) that sent it; absent in entries of older versions, which count as orphaned. */
+  readonly owner?: string;
 }
 
 function isEntry(value: unknown): value is Entry {
@@ -19,12 +23,24 @@ function isEntry(value: unknown): value is Entry {
     entry.id.length > 0 &&
     entry.id.length <= 255 &&
     typeof entry.at === 'number' &&
-    Number.isFinite(entry.at)
+    Number.isFinite(entry.at) &&
+    (entry.owner === undefined || typeof entry.owner === 'string')
   );
 }
 
-/** The consumes sent but not answered, as a JSON array under one key; anything unreadable counts as empty. */
-export function storageJournal(storage: SafeStorage, key: string, wallNow: () => number): ConsumeJournal {
+/**
+ * The consumes sent but not answered, as a JSON array under one key; anything
+ * unreadable counts as empty. Each entry names its owner, so a tab that
+ * starts with a copy of another's storage (`window.open`, "Duplicate tab")
+ * leaves the consumes of a live owner to that owner, and drops its copy of an
+ * entry once the owner is done with it.
+ */
+export function storageJournal(
+  storage: SafeStorage,
+  key: string,
+  wallNow: () => number,
+  liveness: Omit<PageLiveness, 'plugin'>,
+): ConsumeJournal {
   const read = (): Entry[] => {
     try {
       const parsed: unknown = JSON.parse(storage.get(key) ?? '[]');
@@ -37,16 +53,44 @@ export function storageJournal(storage: SafeStorage, key: string, wallNow: () =>
     if (entries.length === 0) storage.remove(key);
     else storage.set(key, JSON.stringify(entries));
   };
+  const drop = (gone: (entry: Entry) => boolean) => {
+    const entries = read();
+    if (entries.some(gone)) write(entries.filter((entry) => !gone(entry)));
+  };
+  const fresh = () => {
+    const now = wallNow();
+    return read().filter((entry) => now - entry.at < JOURNAL_MAX_AGE_MS);
+  };
+  // Another page finished a consume of its own: a copy of its entry here is stale.
+  liveness.onSettled((owner, id) => drop((entry) => entry.id === id && entry.owner === owner));
+  const pending = (): Observable<readonly string[]> =>
+    defer(() => {
+      const asked = new Set(fresh().flatMap(({ owner }) => (owner === undefined ? [] : [owner])));
+      asked.delete(liveness.id);
+      return liveness.alive(asked).pipe(
+        map((live) => {
+          // Read again after the wait: an owner may have finished meanwhile, and an owner
+          // not asked about wrote its entry after this client started, so it is alive.
+          const entries = fresh();
+          const stale = (entry: Entry) => {
+            const inFlight = entry.owner === undefined ? undefined : live.get(entry.owner);
+            return inFlight !== undefined && inFlight !== null && !inFlight.has(entry.id);
+          };
+          drop(stale);
+          const orphaned = entries.filter(({ owner }) => owner === undefined || (asked.has(owner) && !live.has(owner)));
+          return [...new Set(orphaned.map((entry) => entry.id))];
+        }),
+      );
+    });
   return {
-    add: (id) => write([...read().filter((entry) => entry.id !== id), { id, at: wallNow() }]),
+    add: (id) => {
+      liveness.sending(id);
+      write([...read().filter((entry) => entry.id !== id), { id, at: wallNow(), owner: liveness.id }]);
+    },
     remove: (id) => {
-      const entries = read();
-      if (entries.some((entry) => entry.id === id)) write(entries.filter((entry) => entry.id !== id));
+      drop((entry) => entry.id === id);
+      liveness.settled(id);
     },
-    pending: () => {
-      const now = wallNow();
-      const fresh = read().filter((entry) => now - entry.at < JOURNAL_MAX_AGE_MS);
-      return [...new Set(fresh.map((entry) => entry.id))];
-    },
+    pending,
   };
 }

@@ -29,7 +29,7 @@ export function createTabSync(
   const channel = new TabChannel(name);
   const lockManager = locks === undefined ? defaultLocks() : locks;
   return {
-    plugin: shareState(channel, () => channel.close()),
+    plugin: shareState(channel, limits.wallNow, () => channel.close()),
     exclusive: tabExclusive(channel, `${name}:consume`, lockManager, limits),
   };
 }
@@ -50,10 +50,10 @@ export function createTabSync(
 export function tabSync(options: SyncOptions = {}): BillingFeature<'sync'> {
   return {
     kind: 'sync',
-    install: ({ scope, scheduler, timeoutMs, retries }) => {
+    install: ({ scope, scheduler, timeoutMs, retries, wallNow }) => {
       // Every attempt may take timeoutMs, and each backoff waits at most 8 s (30 s with Retry-After).
       const holdCapMs = timeoutMs * (retries + 1) + 30_000 * retries + 1_000;
-      const sync = createTabSync(scope, options.locks, { scheduler, holdCapMs, wallNow: Date.now });
+      const sync = createTabSync(scope, options.locks, { scheduler, holdCapMs, wallNow });
       return sync === null ? {} : { plugins: [sync.plugin], exclusive: sync.exclusive };
     },
   };

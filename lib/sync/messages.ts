@@ -8,8 +8,19 @@ export type SyncMessage =
       readonly kind: 'state';
       readonly from: string;
       readonly quota: Quota | null;
-      /** Milliseconds left in the sender's free period, 0 if none: clocks of two pages share no origin. */
+      /**
+       * The end of the sender's free period on the wall clock all tabs share (0 if none),
+       * so a receiver that handles the message late subtracts the transit; `null` from
+       * a sender of an older version, which sent `freePeriodMs` only.
+       */
+      readonly freePeriodEnd: number | null;
+      /** Milliseconds left when sent, 0 if none: what tabs of older versions read. */
       readonly freePeriodMs: number;
+      /**
+       * Wall time at which the sender learned this quota (its own answer, or the
+       * `asOf` of the tab it came from); `null` from a sender of an older version.
+       */
+      readonly asOf: number | null;
     }
   | { readonly v: 1; readonly kind: 'claim'; readonly from: string; readonly at: number }
   | { readonly v: 1; readonly kind: 'release'; readonly from: string }
@@ -54,7 +65,10 @@ export function parseMessage(data: unknown): SyncMessage | null {
     case 'state': {
       const quota = message.quota === null ? null : isQuota(message.quota) ? pickQuota(message.quota) : undefined;
       if (quota === undefined || !isCount(message.freePeriodMs)) return null;
-      return { v: 1, kind: 'state', from, quota, freePeriodMs: message.freePeriodMs };
+      const { freePeriodEnd: end, asOf } = message;
+      if ((end !== undefined && !isCount(end)) || (asOf !== undefined && !isCount(asOf))) return null;
+      const freePeriodMs = message.freePeriodMs;
+      return { v: 1, kind: 'state', from, quota, freePeriodEnd: end ?? null, freePeriodMs, asOf: asOf ?? null };
     }
     default:
       return null;

@@ -5,6 +5,7 @@ import {
   concatMap,
   defer,
   filter,
+  forkJoin,
   map,
   merge,
   of,
@@ -22,6 +23,11 @@ import type { TabChannel } from './tab-channel';
 export const CLAIM_WINDOW_MS = 50;
 /** How long a new holder waits for a silent tab's pong before counting it gone. */
 export const HANDOVER_CAP_MS = 1_000;
+/**
+ * How long after its hello a new tab listens for the other tabs' answers
+ * (their state and any claim) before its first consume decides.
+ */
+export const HELLO_ROUND_MS = 100;
 const MAX_CLAIM_ROUNDS = 20;
 
 /** Limits of the lock, from the client's options. */
@@ -75,6 +81,17 @@ function handover$(channel: TabChannel, scheduler: SchedulerLike): Observable<vo
   });
 }
 
+/**
+ * Completes once the hello round is over: a tab that consumes at start-up
+ * would otherwise decide before the others told it of their free period or claim.
+ */
+function helloRound$(channel: TabChannel, scheduler: SchedulerLike): Observable<void> {
+  return defer(() => {
+    const left = (channel.helloAt ?? scheduler.now()) + HELLO_ROUND_MS - scheduler.now();
+    return left > 0 ? timer(left, scheduler).pipe(map(() => undefined)) : of(undefined);
+  });
+}
+
 /** Emits once the Web Lock is held; unsubscribing releases it (or stops waiting for it). */
 function webLock$(locks: LocksLike, name: string): Observable<void> {
   return new Observable<void>((subscriber) => {
@@ -113,7 +130,7 @@ function claimLock$(channel: TabChannel, limits: TabLockLimits, claim: (at: numb
     }),
     concatMap((at) => {
       if (!beaten(channel, at)) return of(undefined);
-      channel.post({ kind: 'release' });
+      channel.withdraw();
       return throwError(() => new Error('claim lost'));
     }),
   );
@@ -126,24 +143,31 @@ function claimLock$(channel: TabChannel, limits: TabLockLimits, claim: (at: numb
 
 /**
  * Runs `work$` while this tab holds the consume lock of its scope: Web Locks
- * where available, else the claim protocol over the channel. The holder posts
- * `claim` when it starts and `release` when it is done, after anything `work$`
- * made it share.
+ * where available, else the claim protocol over the channel; never before the
+ * tab's hello round is over. The holder posts `claim` when it starts (and again
+ * to each tab that says hello meanwhile) and `release` when it is done, after
+ * anything `work$` made it share.
  */
 export function tabExclusive(channel: TabChannel, name: string, locks: LocksLike | null, limits: TabLockLimits) {
   return <T>(work$: Observable<T>): Observable<T> =>
     new Observable<T>((subscriber) => {
-      let claimed = false;
-      const claim = (at: number) => {
-        claimed = true;
-        channel.post({ kind: 'claim', at });
-      };
+      const claim = (at: number) => channel.announce(at);
       // The Web Lock stays held while this subscription lives: webLock$ never completes.
       const locked$ =
         locks === null
           ? claimLock$(channel, limits, claim)
           : webLock$(locks, name).pipe(tap(() => claim(limits.wallNow())));
-      const acquired$ = locked$.pipe(concatMap(() => handover$(channel, limits.scheduler)));
+      const hello$ = helloRound$(channel, limits.scheduler);
+      const handover = () => handover$(channel, limits.scheduler);
+      // The claim protocol must hear the others' claims before claiming; under a Web Lock,
+      // the hello round only has to be over before deciding, so it runs with the handover.
+      const acquired$ =
+        locks === null
+          ? hello$.pipe(
+              concatMap(() => locked$),
+              concatMap(handover),
+            )
+          : locked$.pipe(concatMap(() => forkJoin([handover(), hello$]).pipe(map(() => undefined))));
       const work = new Subscription();
       const lease = acquired$.subscribe({
         next: () => work.add(work$.subscribe(subscriber)),
@@ -152,7 +176,7 @@ export function tabExclusive(channel: TabChannel, name: string, locks: LocksLike
       return () => {
         work.unsubscribe();
         // Released on the channel before the Web Lock, so the next holder has the message in hand.
-        if (claimed) channel.post({ kind: 'release' });
+        channel.withdraw();
         lease.unsubscribe();
       };
     });

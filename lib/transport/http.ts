@@ -2,6 +2,7 @@ import crossFetch from 'cross-fetch';
 import { Observable, type SchedulerLike } from 'rxjs';
 import { BillingError } from '../errors';
 import type { FetchLike } from '../types';
+import { networkError } from './network-error';
 
 /** One HTTP exchange as the transport sees it. */
 export interface HttpRequest {
@@ -9,6 +10,8 @@ export interface HttpRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** The caller's own headers among `headers`: what an error must never quote. */
+  readonly secrets?: Readonly<Record<string, string>>;
 }
 
 /** The parts of a response the client reads; the body is read whole. */
@@ -62,10 +65,10 @@ export function send$(
       },
       (error: unknown) => {
         inFlight = false;
-        // The reason names the failure class only: a fetch error message may
-        // quote the request, and the request carries the caller's headers.
-        const reason = error instanceof Error && typeof error.name === 'string' ? error.name : 'Error';
-        subscriber.error(new BillingError('network', `${where()} failed (${reason})`));
+        // Our own abort after unsubscribing: nobody listens, so no error is built.
+        if (subscriber.closed) return;
+        // A fetch error may quote the request, which carries the caller's headers: redacted.
+        subscriber.error(networkError(where(), error, request.secrets ?? request.headers));
       },
     );
     return () => {

@@ -32,4 +32,32 @@ describe('consumeWith()', () => {
     expect(outcomes.map((o) => (o.ok ? 'ok' : o.error.code))).toEqual(['insufficient_credits', 'ok']);
     expect(backend.charged).toEqual(['b']);
   });
+
+  it('optionsFor throwing is a failure value, and later events are still consumed', async () => {
+    const { client, backend } = fixture();
+    const clicks = new Subject<string>();
+    const outcomes: ConsumeOutcome[] = [];
+    let completed = false;
+    const optionsFor = (id: string) => {
+      if (id === 'bad') throw new TypeError('no document open');
+      return { externalId: id };
+    };
+    clicks.pipe(consumeWith(client.billing, optionsFor)).subscribe({
+      next: (o) => outcomes.push(o),
+      complete: () => (completed = true),
+    });
+    clicks.next('bad');
+    await settle(20);
+    clicks.next('b');
+    await settle(20);
+    expect(completed).toBe(false);
+    expect(outcomes).toEqual([
+      { ok: false, error: expect.objectContaining({ name: 'BillingError', code: 'invalid_argument' }) },
+      { ok: true, result: expect.objectContaining({ isCredit: false }) },
+    ]);
+    const failure = outcomes[0] as Extract<ConsumeOutcome, { ok: false }>;
+    expect(failure.error.message).toMatch(/optionsFor threw \(TypeError\)/);
+    expect(failure.error.cause).toBeInstanceOf(TypeError);
+    expect(backend.charged).toEqual(['b']);
+  });
 });

@@ -1,4 +1,3 @@
-import { firstValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
 import { reloadSafe } from '../../lib/persist';
 import type { Client, FetchLike } from '../../lib/types';
@@ -6,22 +5,23 @@ import { BASE_URL, PATH } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
 import { settle, VirtualClock } from '../helpers/virtual-clock';
 import { ResponseGate } from '../helpers/wire-log';
-import { crash, MemoryStorage } from './memory-storage';
+import { crash, MemoryStorage, recoveredAll } from './memory-storage';
 
 const JOURNAL = 'unified-billing:generator_poster:pending-consumes';
 const live: Client[] = [];
 afterEach(() => live.splice(0).forEach((client) => client.billing.dispose()));
 
-function page(storage: MemoryStorage, fetch: FetchLike): Client {
+function page(storage: MemoryStorage, fetch: FetchLike): Client & { readonly clock: VirtualClock } {
+  const clock = new VirtualClock();
   const client = createClient({
     baseUrl: BASE_URL,
     appKey: 'poster',
     fetch,
-    scheduler: new VirtualClock(),
+    scheduler: clock,
     storage: reloadSafe(storage),
   });
   live.push(client);
-  return client;
+  return { ...client, clock };
 }
 
 const posts = (backend: FakeBackend) => backend.requests.filter((r) => r.path === PATH.consume);
@@ -39,7 +39,7 @@ describe('the reload journal keeps an entry until the caller has the outcome', (
     await crash(first, storage);
 
     const second = page(storage, backend.fetch);
-    const recovered = await firstValueFrom(second.billing.recovered$.pipe(toArray()));
+    const recovered = await recoveredAll(second, second.clock);
     expect(recovered).toEqual([
       {
         externalId: 'paid-2',
@@ -67,7 +67,7 @@ describe('the reload journal keeps an entry until the caller has the outcome', (
     await settle();
 
     const second = page(storage, backend.fetch);
-    expect(await firstValueFrom(second.billing.recovered$.pipe(toArray()))).toEqual([]);
+    expect(await recoveredAll(second, second.clock)).toEqual([]);
     expect(posts(backend)).toHaveLength(1);
     expect(backend.charged).toEqual([]);
   });

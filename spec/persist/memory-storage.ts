@@ -1,4 +1,6 @@
-import type { FetchLike, StorageLike } from '../../lib/types';
+import { lastValueFrom, toArray } from 'rxjs';
+import type { Client, FetchLike, RecoveredConsume, StorageLike } from '../../lib/types';
+import { settle, type VirtualClock } from '../helpers/virtual-clock';
 
 /** A `localStorage` stand-in that survives "reloads" (clients created on it in turn), with a switch to make it throw. */
 export class MemoryStorage implements StorageLike {
@@ -66,4 +68,28 @@ export async function crash(page: { readonly billing: { dispose(): void } }, sto
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
   storage.items.clear();
   atDeath.forEach((value, key) => storage.items.set(key, value));
+}
+
+/** Lets channel messages and promises through, then moves the clock to its next timer, until `done`. */
+export async function drive(clock: VirtualClock, done: () => boolean): Promise<void> {
+  for (let step = 0; step < 100 && !done(); step++) {
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    await settle();
+    if (done()) return;
+    const due = clock.nextDue();
+    if (due !== undefined) clock.advanceBy(Math.max(0, due - clock.now()));
+  }
+  if (!done()) throw new Error('never settled');
+}
+
+/**
+ * Everything `recovered$` delivers, driving the clock meanwhile: a client asks
+ * whether the owners of leftover entries are alive, for at most LIVENESS_CAP_MS.
+ */
+export async function recoveredAll(client: Client, clock: VirtualClock): Promise<RecoveredConsume[]> {
+  let completed = false;
+  const all = lastValueFrom(client.billing.recovered$.pipe(toArray())).finally(() => (completed = true));
+  await drive(clock, () => completed);
+  return all;
 }

@@ -1,6 +1,7 @@
 import { firstValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
 import { reloadSafe } from '../../lib/persist';
+import { LIVENESS_CAP_MS } from '../../lib/persist/page-liveness';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
 import type { Client } from '../../lib/types';
 import { VirtualClock } from '../helpers/virtual-clock';
@@ -18,12 +19,12 @@ beforeAll(async () => {
 afterEach(() => live.splice(0).forEach((client) => client.billing.dispose()));
 afterAll(() => backend.close());
 
-function page(storage: MemoryStorage): Client {
+function page(storage: MemoryStorage, clock = new VirtualClock()): Client {
   const client = createClient({
     baseUrl: backend.url,
     appKey: 'poster',
     headers: { Authorization: 'Bearer t1' },
-    scheduler: new VirtualClock(),
+    scheduler: clock,
     storage: reloadSafe(storage),
     retries: 0,
   });
@@ -45,8 +46,13 @@ it('over real HTTP: a page reloaded while its POST stalls is charged once, by th
   await crash(first, storage);
   await expect(cut).resolves.toMatchObject({ code: 'disposed' });
 
-  const second = page(storage);
-  const recovered = await firstValueFrom(second.billing.recovered$.pipe(toArray()));
+  const clock = new VirtualClock();
+  const second = page(storage, clock);
+  const recovered$ = firstValueFrom(second.billing.recovered$.pipe(toArray()));
+  // The first page is gone: no answer to the ping that asks whether the entry's owner lives.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  clock.advanceBy(LIVENESS_CAP_MS);
+  const recovered = await recovered$;
   expect(recovered).toEqual([
     {
       externalId: 'export-42',

@@ -5,7 +5,7 @@ import type { Client, RecoveredConsume } from '../../lib/types';
 import { BASE_URL, PATH } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
 import { VirtualClock, settle } from '../helpers/virtual-clock';
-import { answerHeld, crash, MemoryStorage } from './memory-storage';
+import { answerHeld, crash, MemoryStorage, recoveredAll } from './memory-storage';
 
 const live: Client[] = [];
 afterEach(() => {
@@ -13,9 +13,12 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-/** One page load: a client on its own fresh clock (monotonic clocks restart with the page). */
-function page(storage: MemoryStorage, backend: FakeBackend, fetch = backend.fetch) {
-  const clock = new VirtualClock(Math.floor(Math.random() * 1_000_000));
+/**
+ * One page load at `wallAt`: a client on its own fresh clock. A `scheduler` given to
+ * the client is its wall clock too, so the clock starts at the page's wall time.
+ */
+function page(storage: MemoryStorage, backend: FakeBackend, fetch = backend.fetch, wallAt = 1_000_000) {
+  const clock = new VirtualClock(wallAt);
   const client = createClient({
     baseUrl: BASE_URL,
     appKey: 'poster',
@@ -27,23 +30,17 @@ function page(storage: MemoryStorage, backend: FakeBackend, fetch = backend.fetc
   return { client, clock };
 }
 
-function wallClockAt(ms: number): void {
-  jest.spyOn(Date, 'now').mockReturnValue(ms);
-}
-
 const posts = (backend: FakeBackend) => backend.requests.filter((r) => r.path === PATH.consume).map((r) => r.body);
 
 describe('storage: the free period across a reload', () => {
   it('a reload 10 s into the free period keeps the remaining 20 s, with no request for a consume in it', async () => {
     const storage = new MemoryStorage();
     const backend = new FakeBackend(quota());
-    wallClockAt(5_000_000);
-    const first = page(storage, backend);
+    const first = page(storage, backend, backend.fetch, 5_000_000);
     await first.client.billing.consume();
     first.client.billing.dispose();
 
-    wallClockAt(5_010_000);
-    const second = page(storage, backend);
+    const second = page(storage, backend, backend.fetch, 5_010_000);
     expect(second.client.billing.check()).toEqual({ canProceed: true, reason: 'free_period' });
     expect(await firstValueFrom(second.client.billing.freePeriodRemaining$)).toBe(20);
     await second.client.billing.consume();
@@ -57,12 +54,10 @@ describe('storage: the free period across a reload', () => {
   it('a reload after the period ended restores nothing', async () => {
     const storage = new MemoryStorage();
     const backend = new FakeBackend(quota());
-    wallClockAt(5_000_000);
-    const first = page(storage, backend);
+    const first = page(storage, backend, backend.fetch, 5_000_000);
     await first.client.billing.consume();
     first.client.billing.dispose();
-    wallClockAt(5_030_000);
-    const second = page(storage, backend);
+    const second = page(storage, backend, backend.fetch, 5_030_000);
     expect(second.client.billing.check().reason).not.toBe('free_period');
     await second.client.billing.consume();
     expect(backend.charged).toHaveLength(2);
@@ -75,8 +70,8 @@ describe('storage: the free period across a reload', () => {
   ])('a stored %s is clamped to 0..30 s', async (_label, stored, seconds) => {
     const storage = new MemoryStorage();
     storage.items.set('unified-billing:generator_poster:free-period-end', stored);
-    wallClockAt(9_000_000);
-    const { client } = page(storage, new FakeBackend(quota()));
+    const backend = new FakeBackend(quota());
+    const { client } = page(storage, backend, backend.fetch, 9_000_000);
     expect(await firstValueFrom(client.billing.freePeriodRemaining$)).toBe(seconds);
   });
 
@@ -121,7 +116,7 @@ describe('storage: a consume cut by a reload', () => {
     wire.release();
 
     const second = page(storage, backend);
-    const recovered: RecoveredConsume[] = await firstValueFrom(second.client.billing.recovered$.pipe(toArray()));
+    const recovered: RecoveredConsume[] = await recoveredAll(second.client, second.clock);
     expect(recovered).toEqual([
       {
         externalId: 'export-7',
@@ -152,7 +147,7 @@ describe('storage: a consume cut by a reload', () => {
 
     backend.holding = false;
     const second = page(storage, backend);
-    const [recovered] = await firstValueFrom(second.client.billing.recovered$.pipe(toArray()));
+    const [recovered] = await recoveredAll(second.client, second.clock);
     expect(recovered?.outcome.ok).toBe(true);
     expect(backend.charged).toEqual(['export-8']);
   });
@@ -161,7 +156,7 @@ describe('storage: a consume cut by a reload', () => {
     const storage = new MemoryStorage();
     storage.items.set(
       'unified-billing:generator_poster:pending-consumes',
-      JSON.stringify([{ id: 'export-9', at: Date.now() }]),
+      JSON.stringify([{ id: 'export-9', at: 1_000_000 }]),
     );
     const backend = new FakeBackend(quota({ freeRemaining: 0, balance: 0 }));
     const { client } = page(storage, backend);
@@ -176,13 +171,12 @@ describe('storage: a consume cut by a reload', () => {
   it('entries older than a day, and unreadable ones, are dropped without a request', async () => {
     const storage = new MemoryStorage();
     const day = 24 * 60 * 60 * 1000;
-    wallClockAt(50 * day);
     storage.items.set(
       'unified-billing:generator_poster:pending-consumes',
       JSON.stringify([{ id: 'old', at: 49 * day - 1 }, { id: '', at: 50 * day }, { nonsense: true }, 'x']),
     );
     const backend = new FakeBackend(quota());
-    const { client } = page(storage, backend);
+    const { client } = page(storage, backend, backend.fetch, 50 * day);
     expect(await firstValueFrom(client.billing.recovered$.pipe(toArray()))).toEqual([]);
     expect(backend.requests).toHaveLength(0);
   });
@@ -219,6 +213,6 @@ describe('storage: a consume cut by a reload', () => {
     };
     const { client } = page(storage, backend, fetch);
     await client.billing.consume({ externalId: 'e-2' });
-    expect(JSON.parse(journalAtSend ?? '[]')).toEqual([{ id: 'e-2', at: expect.any(Number) }]);
+    expect(JSON.parse(journalAtSend ?? '[]')).toEqual([{ id: 'e-2', at: 1_000_000, owner: expect.any(String) }]);
   });
 });

@@ -9,6 +9,31 @@ import { outcomeOf, type Scenario } from '../faults/scenario-types';
 import { usageScenarios } from '../faults/usage-scenarios';
 import { recordFigures } from '../helpers/figures';
 
+const echo = (message: string) =>
+  ({ kind: 'malformed', body: JSON.stringify({ code: 30002, message, data: null }) }) as const;
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const basic = (user: string, password: string) => `Basic ${b64(`${user}:${password}`)}`;
+
+// The credential in a header other than the reference backend's Bearer: no priming
+// (it would be refused), the fault answers before authentication.
+function unprimedEchoes(rows: ReadonlyArray<[string, Record<string, string>, string]>): Scenario[] {
+  return rows.map(([what, headers, message], i) => ({
+    name: `consume: the backend quotes a credential-like part (${what})`,
+    id: `op-echo-part-${i}`,
+    behaviour: 'rejects backend; every credential-like part of a header value is redacted',
+    prime: false,
+    options: { headers },
+    faults: () => [[P.consume, 1, echo(message)]],
+    expect: {
+      outcome: { rejects: { code: 'backend', message: expect.stringContaining('[redacted]') } },
+      requests: { count: 0, balance: 0, consume: 1 },
+      externalIds: [`op-echo-part-${i}`],
+      charges: [],
+      cached: null,
+    },
+  }));
+}
+
 // Rows where the backend itself tries to leak the credential back.
 const echoScenarios: readonly Scenario[] = [
   {
@@ -34,15 +59,60 @@ const echoScenarios: readonly Scenario[] = [
     },
   },
   {
-    name: 'getUsage: a 401 body quotes the token',
-    id: 'usage-echo-401',
-    behaviour: 'rejects http 401; the body is not carried',
+    name: 'consume: the backend quotes the bare token after its scheme (Authorization the only header)',
+    id: 'op-echo-bare-token',
+    behaviour: 'rejects backend; the token after the scheme is redacted',
+    options: { headers: { Authorization: `Bearer ${TOKEN}` } },
+    faults: () => [[P.consume, 1, echo(`token ${TOKEN} may not use module generator_poster`)]],
+    expect: {
+      outcome: {
+        rejects: { code: 'backend', message: expect.stringContaining('token [redacted] may not use module') },
+      },
+      requests: { count: 0, balance: 0, consume: 1 },
+      externalIds: ['op-echo-bare-token'],
+      charges: [],
+      cached: { freeRemaining: 2 },
+    },
+  },
+  ...unprimedEchoes([
+    ['Token scheme', { Authorization: `Token ${TOKEN}` }, `unknown token ${TOKEN}`],
+    ['lower-case bearer, extra spaces', { authorization: `bearer   ${TOKEN} ` }, `bad ${TOKEN}.`],
+    ['Basic credentials, quoted encoded', { Authorization: basic('alice', CANARY) }, `bad ${b64(`alice:${CANARY}`)}`],
+    ['Basic credentials, password quoted decoded', { Authorization: basic('alice', CANARY) }, `user alice: ${CANARY}`],
+    ['a cookie part', { Cookie: `theme=dark; sid=s${CANARY}` }, `session s${CANARY} expired`],
+    ['a comma-separated part', { 'X-Keys': `k1-${CANARY},k2-other` }, `key k1-${CANARY} revoked`],
+  ]),
+  {
+    name: 'getUsage: a 401 body quotes the bare token',
+    id: 'usage-echo-401-bare',
+    behaviour: "rejects http 401 with the backend's message, the token redacted",
+    options: { headers: { Authorization: `Bearer ${TOKEN}` } },
     faults: () => [
       [P.balance, 1, { kind: 'malformed', status: 401, body: `{"code":401,"message":"who is ${TOKEN}?"}` }],
     ],
     act: async ({ h }) => outcomeOf(h.run(h.client.billing.getUsage())),
     expect: {
-      outcome: { rejects: { code: 'http', status: 401 } },
+      outcome: {
+        rejects: { code: 'http', status: 401, message: expect.stringContaining('who is [redacted]?') },
+      },
+      requests: { count: 1, balance: 1, consume: 0 },
+      externalIds: [],
+      charges: [],
+      cached: { freeRemaining: 2 },
+    },
+  },
+  {
+    name: 'getUsage: a 401 body quotes the token',
+    id: 'usage-echo-401',
+    behaviour: "rejects http 401 with the backend's message, the quoted header values redacted",
+    faults: () => [
+      [P.balance, 1, { kind: 'malformed', status: 401, body: `{"code":401,"message":"who is ${TOKEN}?"}` }],
+    ],
+    act: async ({ h }) => outcomeOf(h.run(h.client.billing.getUsage())),
+    expect: {
+      outcome: {
+        rejects: { code: 'http', status: 401, message: expect.stringContaining('check the headers option') },
+      },
       requests: { count: 1, balance: 1, consume: 0 },
       externalIds: [],
       charges: [],
@@ -99,6 +169,24 @@ describe('credentials outside the fault matrix', () => {
     expect(outcome).toEqual({
       error: expect.objectContaining({ code: 'invalid_argument', externalId: 'op-headers-throw' }),
     });
+    const seen = renderings(outcome);
+    haystack.push(...seen);
+    expect(seen.filter((text) => text.includes(CANARY))).toEqual([]);
+  });
+
+  it('a network error quoting the request is carried as a redacted cause', async () => {
+    const client = createClient({
+      baseUrl: 'http://billing.nock.test',
+      appKey: 'poster',
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      retries: 0,
+      fetch: async () => {
+        throw Object.assign(new TypeError(`Bearer ${TOKEN} is not a legal HTTP header value`), { code: 'ERR_X' });
+      },
+    });
+    const outcome = await outcomeOf(client.billing.consume({ externalId: 'op-network-echo' }));
+    client.billing.dispose();
+    expect(outcome).toEqual({ error: expect.objectContaining({ code: 'network', cause: expect.any(Error) }) });
     const seen = renderings(outcome);
     haystack.push(...seen);
     expect(seen.filter((text) => text.includes(CANARY))).toEqual([]);

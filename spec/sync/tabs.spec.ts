@@ -2,7 +2,8 @@ import { tabSync } from '../../lib/sync';
 import { firstValueFrom } from 'rxjs';
 import { PATH } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
-import { closeTabs, FakeLocks, quiet, runTabs, settleTabs, spyChannel, tab } from './tabs';
+import { VirtualClock } from '../helpers/virtual-clock';
+import { closeTabs, FakeLocks, onOwnClock, quiet, runTabs, settleTabs, spyChannel, tab } from './tabs';
 
 afterEach(closeTabs);
 
@@ -12,8 +13,11 @@ describe("sync: 'broadcast' across tabs", () => {
   it('a charge in one tab starts the free period in the other, whose clock started elsewhere', async () => {
     const spy = spyChannel();
     const backend = new FakeBackend(quota());
-    const a = tab(backend, {}, 5_000);
-    const b = tab(backend, {}, 9_999_000);
+    // Both tabs were opened at the same moment, their monotonic clocks started elsewhere.
+    const pageA = onOwnClock(5_000);
+    const pageB = onOwnClock(9_999_000);
+    const a = tab(backend, { sync: pageA.sync }, pageA.clock);
+    const b = tab(backend, { sync: pageB.sync }, pageB.clock);
     await settleTabs([a, b], spy, a.client.billing.consume());
     await quiet(spy);
     expect(b.client.billing.check()).toEqual({ canProceed: true, reason: 'free_period' });
@@ -27,8 +31,9 @@ describe("sync: 'broadcast' across tabs", () => {
   it('the latest usage reaches the other tab without a request of its own, and so does a charge', async () => {
     const spy = spyChannel();
     const backend = new FakeBackend(quota({ freeRemaining: 0, balance: 10, creditsPerUse: 2 }));
-    const a = tab(backend);
-    const b = tab(backend);
+    const clock = new VirtualClock(0);
+    const a = tab(backend, {}, clock);
+    const b = tab(backend, {}, clock);
     const seen: number[] = [];
     b.client.billing.usage$.subscribe((usage) => seen.push(usage.creditsBalance));
     await a.client.billing.getUsage();
@@ -52,7 +57,7 @@ describe("sync: 'broadcast' across tabs", () => {
     await a.client.billing.getUsage();
     await settleTabs([a], spy, a.client.billing.consume());
     const requestsBefore = backend.requests.length;
-    const late = tab(backend);
+    const late = tab(backend, {}, a.clock);
     await quiet(spy);
     expect(late.client.billing.getCachedUsage()).toMatchObject({ freeRemaining: 2, inFreePeriod: true });
     expect(backend.requests).toHaveLength(requestsBefore);
@@ -65,8 +70,9 @@ describe("sync: 'broadcast' across tabs", () => {
     const spy = spyChannel();
     const backend = new FakeBackend(quota());
     const shared = options();
-    const a = tab(backend, shared, 1_000);
-    const b = tab(backend, shared, 777_000);
+    const clock = new VirtualClock(1_000);
+    const a = tab(backend, shared, clock);
+    const b = tab(backend, shared, clock);
     await a.client.billing.getUsage();
     await quiet(spy);
     const outcomes: unknown[] = [];
@@ -121,7 +127,7 @@ describe("sync: 'broadcast' across tabs", () => {
     const spy = spyChannel();
     const backend = new FakeBackend(quota());
     const a = tab(backend, { headers: { Authorization: 'Bearer secret-token' } });
-    const b = tab(backend);
+    const b = tab(backend, {}, a.clock);
     for (const junk of [
       null,
       'state',

@@ -1,4 +1,5 @@
 import { createClient } from '../../lib/client';
+import type { BillingFeature } from '../../lib/engine/extensions';
 import { tabSync } from '../../lib/sync';
 import type { Client, ClientOptions, LocksLike } from '../../lib/types';
 import { BASE_URL } from '../helpers/client-fixture';
@@ -7,7 +8,10 @@ import { VirtualClock, settle } from '../helpers/virtual-clock';
 
 export const CHANNEL = 'unified-billing:generator_poster';
 
-/** One browser tab: a client with its own clock (monotonic clocks of two pages share no origin). */
+/**
+ * One browser tab. Tabs of a test share one virtual clock: a `scheduler` given
+ * to the client is also its wall clock, which all tabs of a browser share.
+ */
 export interface Tab {
   readonly client: Client;
   readonly clock: VirtualClock;
@@ -16,8 +20,7 @@ export interface Tab {
 const live: Client[] = [];
 const spies: BroadcastChannel[] = [];
 
-export function tab(backend: FakeBackend, options: Partial<ClientOptions> = {}, start = 0): Tab {
-  const clock = new VirtualClock(start);
+export function tab(backend: FakeBackend, options: Partial<ClientOptions> = {}, clock = new VirtualClock(0)): Tab {
   const client = createClient({
     baseUrl: BASE_URL,
     appKey: 'poster',
@@ -28,6 +31,24 @@ export function tab(backend: FakeBackend, options: Partial<ClientOptions> = {}, 
   });
   live.push(client);
   return { client, clock };
+}
+
+/**
+ * Tab sync as in a page on the default clocks: its scheduler's clock starts at
+ * `start` (a monotonic clock, whose origin is the page's start), while its wall
+ * clock reads the time all tabs share, moving with its scheduler's.
+ */
+export function onOwnClock(
+  start: number,
+  sharedWallAtStart = 1_700_000_000_000,
+): {
+  clock: VirtualClock;
+  sync: BillingFeature<'sync'>;
+} {
+  const clock = new VirtualClock(start);
+  const wallNow = () => sharedWallAtStart + (clock.now() - start);
+  const feature = tabSync();
+  return { clock, sync: { kind: 'sync', install: (setup) => feature.install({ ...setup, wallNow }) } };
 }
 
 /** Listens on the tabs' channel like a third tab would, recording every message. */
@@ -65,10 +86,11 @@ export async function runTabs(tabs: readonly Tab[], spy: { messages: unknown[] }
   for (let step = 0; step < 200 && !done(); step++) {
     await quiet(spy);
     if (done()) return;
-    const waits = tabs.map(({ clock }) => (clock.nextDue() ?? Infinity) - clock.now());
+    const clocks = [...new Set(tabs.map(({ clock }) => clock))];
+    const waits = clocks.map((clock) => (clock.nextDue() ?? Infinity) - clock.now());
     const next = Math.min(...waits);
     if (next === Infinity) continue;
-    tabs.forEach(({ clock }) => clock.advanceBy(Math.max(0, next)));
+    clocks.forEach((clock) => clock.advanceBy(Math.max(0, next)));
   }
   if (!done()) throw new Error('the tabs never settled');
 }
@@ -77,13 +99,21 @@ export async function runTabs(tabs: readonly Tab[], spy: { messages: unknown[] }
 export class FakeLocks implements LocksLike {
   readonly granted: string[] = [];
   private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly held = new Map<string, number>();
+
+  /** The names held now, as `navigator.locks.query()` reports them. */
+  query(): Promise<{ held: Array<{ name: string }>; pending: Array<{ name: string }> }> {
+    const held = [...this.held].filter(([, count]) => count > 0).map(([name]) => ({ name }));
+    return Promise.resolve({ held, pending: [] });
+  }
 
   request<T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>): Promise<T> {
     const previous = this.tails.get(name) ?? Promise.resolve();
     const run = previous.then(() => {
       if (options.signal?.aborted === true) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
       this.granted.push(name);
-      return callback({ name });
+      this.held.set(name, (this.held.get(name) ?? 0) + 1);
+      return Promise.resolve(callback({ name })).finally(() => this.held.set(name, (this.held.get(name) ?? 1) - 1));
     });
     this.tails.set(
       name,

@@ -2,6 +2,7 @@ import nock from 'nock';
 import { createClient } from '../../lib/client';
 import type { Client, ClientOptions } from '../../lib/types';
 import { driven, trackingFetch } from '../helpers/drive';
+import { nockFetch } from '../helpers/nock-backend';
 import { VirtualClock } from '../helpers/virtual-clock';
 
 const BASE = 'http://api.billing.test';
@@ -11,7 +12,7 @@ const clients: Client[] = [];
 // The real cross-fetch under nock, counted so virtual time moves only while no request is in flight.
 function make(options: Partial<ClientOptions> = {}) {
   const clock = new VirtualClock();
-  const { fetch, inFlight } = trackingFetch();
+  const { fetch, inFlight } = trackingFetch(nockFetch);
   const client = createClient({
     baseUrl: BASE,
     appKey: 'poster',
@@ -90,11 +91,17 @@ describe('retries', () => {
       .post('/ai/v5/service/free_trial', record)
       .reply(502, 'bad gateway')
       .post('/ai/v5/service/free_trial', record)
-      .replyWithError({ code: 'ECONNRESET' })
+      // A reset the way nockFetch raises it: nock's replyWithError either never settles under
+      // node-fetch (a plain object: this row then tested a timeout) or can surface as an
+      // unhandled socket error when another file's nock is still loaded in the worker.
+      .reply(599, '', { 'x-nock-reset': '1' })
       .post('/ai/v5/service/free_trial', record)
       .reply(200, ok({ free_remaining: 1, is_credit: false }));
-    const { client, run } = make();
+    const { client, clock, run } = make();
+    const start = clock.now();
     await expect(run(client.billing.consume())).resolves.toMatchObject({ freeRemaining: 1 });
+    // Two backoffs of at most 250 and 500 ms, no 10 s timeout.
+    expect(clock.now() - start).toBeLessThan(1_000);
     expect(ids).toHaveLength(3);
     expect(new Set(ids).size).toBe(1);
   });

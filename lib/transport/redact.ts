@@ -1,0 +1,76 @@
+type HeaderRecord = Readonly<Record<string, string>>;
+
+/** What replaces a credential in any text the client shows. */
+export const REDACTED = '[redacted]';
+
+// A whole value or a token after its scheme is hidden from 4 characters on (as
+// before); a loose part of a value only from 8, so that words such as `Bearer`,
+// `theme` or `dark` stay readable while ids and tokens do not.
+const MIN_SECRET = 4;
+const MIN_PART = 8;
+const SCHEME = /^\s*([A-Za-z][\w.+-]*)\s+(\S.*?)\s*$/;
+const SEPARATORS = /[\s,;="]+/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+
+function decodeBasic(token: string): string[] {
+  if (typeof atob !== 'function' || !/^[A-Za-z0-9+/]+=*$/.test(token)) return [];
+  try {
+    const decoded = atob(token);
+    const colon = decoded.indexOf(':');
+    return colon < 0 ? [decoded] : [decoded, decoded.slice(colon + 1)];
+  } catch {
+    return [];
+  }
+}
+
+/** Every credential-like piece of one header value, longest first. */
+export function secretsOf(value: string): string[] {
+  const found = new Set<string>();
+  const add = (piece: string, min: number) => {
+    if (piece.length >= min) found.add(piece);
+  };
+  add(value, MIN_SECRET);
+  add(value.trim(), MIN_SECRET);
+  const scheme = SCHEME.exec(value);
+  if (scheme !== null) {
+    const [, name = '', token = ''] = scheme;
+    add(token, MIN_SECRET);
+    if (name.toLowerCase() === 'basic') decodeBasic(token).forEach((piece) => add(piece, MIN_SECRET));
+  }
+  for (const part of value.split(SEPARATORS)) add(part, MIN_PART);
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+// Static headers are the same object on every request: their pieces are worked out once.
+const cache = new WeakMap<HeaderRecord, string[]>();
+
+function secretsOfAll(headers: HeaderRecord): string[] {
+  let secrets = cache.get(headers);
+  if (secrets === undefined) {
+    const all = new Set(Object.values(headers).flatMap(secretsOf));
+    secrets = [...all].sort((a, b) => b.length - a.length);
+    cache.set(headers, secrets);
+  }
+  return secrets;
+}
+
+/**
+ * Replaces every header value a text quotes, and every credential-like part
+ * of one (the token after its scheme, Basic credentials decoded, each
+ * cookie- or list-style part), so errors never carry credentials.
+ */
+export function redact(text: string, headers: HeaderRecord): string {
+  let out = text;
+  for (const secret of secretsOfAll(headers)) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+
+/** Redacted, on one line, and at most `max` characters: safe to put in an error message. */
+export function quotable(text: string, headers: HeaderRecord, max: number): string {
+  // Control characters could forge lines in a log that prints the message.
+  const line = redact(text, headers).replace(CONTROL, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
