@@ -29,9 +29,26 @@ function chargeAnswerDelivered(world: World, tab: number, id: string, from: numb
       e.path === P.consume &&
       e.externalId === id &&
       codeOf(e) === 0 &&
-      (e.deliveredEvent as number) > from &&
+      e.sentEvent > from &&
       (e.deliveredEvent as number) < to,
   );
+}
+
+/**
+ * From when a POST of `call`'s id by its tab is certainly its own: a tab runs
+ * its consumes one at a time in call order, after the replays of its start,
+ * so once the earlier calls with that id and those replays are over.
+ */
+function ownFrom(world: World, call: Call): number {
+  const tab = world.tabs[call.tab] as Tab;
+  const replayed = world.recovered.find((r) => r.tab === call.tab && r.item.externalId === call.externalId);
+  let from = Math.max(call.startEvent, replayed?.event ?? tab.recoveredDone ?? Number.POSITIVE_INFINITY);
+  for (const other of world.calls) {
+    if (other.index < call.index && other.tab === call.tab && other.externalId === call.externalId) {
+      from = Math.max(from, other.settledEvent ?? Number.POSITIVE_INFINITY);
+    }
+  }
+  return from;
 }
 
 /** Each reported charge, and each failure heard after the charge answer arrived. */
@@ -45,7 +62,7 @@ function reportViolations(world: World): string[] {
     if (outcome.ok && charged(outcome.value) && within(world, call.tab, id, call.startEvent, end).length > 0) {
       if (!backend.has(id)) out.push(`phantom: tab ${call.tab} consume(${id}) reported charged, backend has no charge`);
     }
-    if (!outcome.ok && chargeAnswerDelivered(world, call.tab, id, call.startEvent, end)) {
+    if (!outcome.ok && chargeAnswerDelivered(world, call.tab, id, ownFrom(world, call), end)) {
       out.push(
         `paid but failed: tab ${call.tab} consume(${id}) rejected '${outcome.error.code}' after its charge answer arrived`,
       );

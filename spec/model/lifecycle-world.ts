@@ -46,6 +46,8 @@ export interface Tab {
   readonly scheduler: TabScheduler;
   readonly client: Client;
   status: 'live' | 'disposed' | 'dead';
+  /** Event when its `recovered$` completed: the replays of what an earlier page left are over. */
+  recoveredDone?: number;
 }
 
 /** The backend's state after each change: the versions answers are dated by. */
@@ -174,7 +176,10 @@ export class World {
     }
     const tab: Tab = { index, storage, scheduler, client, status: 'live' };
     this.tabs.push(tab);
-    client.billing.recovered$.subscribe((item) => this.recovered.push({ tab: index, event: this.event(), item }));
+    client.billing.recovered$.subscribe({
+      next: (item) => this.recovered.push({ tab: index, event: this.event(), item }),
+      complete: () => (tab.recoveredDone = this.event()),
+    });
     return tab;
   }
 
