@@ -112,10 +112,12 @@ function certainlyApplied(world: World, e: Exchange): boolean {
 }
 
 /** Answers that reached `tab` and that its client applied. */
-function appliedAnswers(world: World, tab: number): { free: Exchange[]; balance: Exchange[]; credit: Exchange[] } {
+function appliedAnswers(world: World, tab: number) {
   const free: Exchange[] = [];
   const balance: Exchange[] = [];
   const credit: Exchange[] = [];
+  // Answers that may have gone in too: a later-sent one among them may rightly win.
+  const maybe: Exchange[] = [];
   for (const e of world.network.exchanges) {
     if (e.tab !== tab || e.stage !== 'delivered') continue;
     const code = codeOf(e);
@@ -124,11 +126,13 @@ function appliedAnswers(world: World, tab: number): { free: Exchange[]; balance:
       if (code === 0 && (e.answer?.body.data as { is_credit?: boolean } | null)?.is_credit === true) credit.push(e);
       continue;
     }
-    if (code !== 0 || !certainlyApplied(world, e)) continue;
+    if (code !== 0) continue;
+    maybe.push(e);
+    if (!certainlyApplied(world, e)) continue;
     if (e.path === P.freeTrialCount) free.push(e);
     else if (e.path === P.balance) balance.push(e);
   }
-  return { free, balance, credit };
+  return { free, balance, credit, maybe };
 }
 
 const newestSent = (list: readonly Exchange[]) =>
@@ -149,22 +153,24 @@ const newestSent = (list: readonly Exchange[]) =>
  */
 function staleCache(world: World, tab: Tab): string[] {
   const usage = tab.client.billing.getCachedUsage();
-  const { free, balance, credit } = appliedAnswers(world, tab.index);
+  const { free, balance, credit, maybe } = appliedAnswers(world, tab.index);
   const out: string[] = [];
   const versions = world.versions;
+  const dated = (e: Exchange) =>
+    e.path === P.consume && codeOf(e) === 0
+      ? (world.chargedAt.get(e.externalId as string) as number)
+      : (e.appliedVersion as number);
+  const later = (news: Exchange, path: string) => maybe.filter((e) => e.path === path && e.sentEvent > news.sentEvent);
   const freeNews = newestSent(free);
   if (freeNews !== undefined) {
-    const isPost = freeNews.path === P.consume;
-    const dated =
-      isPost && codeOf(freeNews) === 0
-        ? (world.chargedAt.get(freeNews.externalId as string) as number)
-        : (freeNews.appliedVersion as number);
-    const allowed = new Set(versions.slice(dated).map((v) => v.free));
+    const allowed = new Set(versions.slice(dated(freeNews)).map((v) => v.free));
+    later(freeNews, P.freeTrialCount).forEach((e) => allowed.add((versions[dated(e)] as { free: number }).free));
     if (usage === null) {
-      if (!isPost) out.push(`stale cache: tab ${tab.index} shows no quota after a usage answer arrived`);
+      if (freeNews.path !== P.consume)
+        out.push(`stale cache: tab ${tab.index} shows no quota after a usage answer arrived`);
     } else if (!allowed.has(usage.freeRemaining)) {
       out.push(
-        `stale cache: tab ${tab.index} freeRemaining ${usage.freeRemaining}, newest answer (${freeNews.method} ${freeNews.path}, sent at event ${freeNews.sentEvent}) is of version ${dated}, backend since: ${[...allowed].join('/')}`,
+        `stale cache: tab ${tab.index} freeRemaining ${usage.freeRemaining}, newest answer (${freeNews.method} ${freeNews.path}, sent at event ${freeNews.sentEvent}) is of version ${dated(freeNews)}, allowed ${[...allowed].join('/')}`,
       );
     }
   }
@@ -177,9 +183,9 @@ function staleCache(world: World, tab: Tab): string[] {
   ) {
     const price = world.initial.price;
     const allowed = new Set<number>();
-    for (const v of versions.slice(balanceNews.appliedVersion)) {
-      for (let j = 0; j <= 2; j++) allowed.add(Math.max(0, v.balance - j * price));
-    }
+    const lowered = (value: number) => [0, 1, 2].forEach((j) => allowed.add(Math.max(0, value - j * price)));
+    versions.slice(balanceNews.appliedVersion).forEach((v) => lowered(v.balance));
+    later(balanceNews, P.balance).forEach((e) => lowered((versions[dated(e)] as { balance: number }).balance));
     if (!allowed.has(usage.creditsBalance)) {
       out.push(
         `stale cache: tab ${tab.index} creditsBalance ${usage.creditsBalance}, newest balance answer (sent at event ${balanceNews.sentEvent}) is of version ${balanceNews.appliedVersion as number}, allowed ${[...allowed].join('/')}`,
