@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http';
-import { BodyTooLargeError, InvalidEncodingError, readBody } from './read-body';
+import { BodyTooLargeError, InvalidEncodingError } from './body-errors';
+import type { BackendRequest } from './exchange';
 import type { ReferenceState } from './reference-state';
 import type { RequestRecord } from './types';
 import { MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH, REFERENCE_PATHS, errorReply, okReply, type Reply } from './wire';
@@ -43,7 +43,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /**
  * Decides the answer to one request of a known or unknown path, applying it to
- * the state. Checks run in the order 404, 405, 401, then the request's own
+ * the state, whatever transport carried it. Checks run in the order 404, 405, 401, then the request's own
  * validation, so that nothing is read or changed for a request that fails one.
  * Fills `record.body` when a body was read. Every bad input is a 4xx reply,
  * never a thrown error, and never changes the state.
@@ -54,7 +54,7 @@ export function bearerToken(header: string | undefined): string | undefined {
  * ```
  */
 export async function handleRequest(
-  req: IncomingMessage,
+  req: BackendRequest,
   path: string,
   query: URLSearchParams,
   state: ReferenceState,
@@ -63,7 +63,7 @@ export async function handleRequest(
   const method = ROUTE_METHODS.get(path);
   if (method === undefined) return errorReply(404, 'not found');
   if (req.method !== method) return errorReply(405, 'method not allowed', { Allow: method });
-  const token = bearerToken(req.headers.authorization);
+  const token = bearerToken(req.header('authorization'));
   if (token === undefined || !state.has(token)) {
     return errorReply(401, 'unauthenticated', { 'WWW-Authenticate': 'Bearer' });
   }
@@ -80,19 +80,19 @@ export async function handleRequest(
 }
 
 async function consume(
-  req: IncomingMessage,
+  req: BackendRequest,
   token: string,
   state: ReferenceState,
   record: RequestRecord,
 ): Promise<Reply> {
   // 415, not 400: the body may be fine, it is the declared type we refuse.
-  const mediaType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  const mediaType = (req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') {
     return errorReply(415, 'content type must be application/json');
   }
   let text: string;
   try {
-    text = await readBody(req, MAX_BODY_BYTES);
+    text = await req.readBody(MAX_BODY_BYTES);
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
       // The rest of the body is never read: close the connection after answering.

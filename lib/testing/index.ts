@@ -1,5 +1,13 @@
 export { startReferenceBackend } from './reference-backend';
-export type { ReferenceBackend, ReferenceBackendOptions } from './backend-types';
+export { createReferenceBackend } from './create-reference-backend';
+export type {
+  InProcessBackendOptions,
+  InProcessReferenceBackend,
+  ReferenceBackend,
+  ReferenceBackendHooks,
+  ReferenceBackendOptions,
+  ReferenceFetch,
+} from './backend-types';
 export type {
   ChargeRecord,
   Fault,

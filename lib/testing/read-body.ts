@@ -1,34 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-
-/**
- * Rejection of `readBody` when the body is larger than the limit.
- *
- * @example
- * ```ts
- * if (error instanceof BodyTooLargeError) return errorReply(413, 'payload too large');
- * ```
- */
-export class BodyTooLargeError extends Error {
-  constructor(readonly limit: number) {
-    super(`request body is larger than ${limit} bytes`);
-    this.name = 'BodyTooLargeError';
-  }
-}
-
-/**
- * Rejection of `readBody` when the body is not valid UTF-8.
- *
- * @example
- * ```ts
- * if (error instanceof InvalidEncodingError) return errorReply(400, 'body is not UTF-8');
- * ```
- */
-export class InvalidEncodingError extends Error {
-  constructor() {
-    super('request body is not valid UTF-8');
-    this.name = 'InvalidEncodingError';
-  }
-}
+import { BodyTooLargeError, decodeBody } from './body-errors';
 
 /**
  * Reads a request body as UTF-8 text, at most `limit` bytes. A declared
@@ -68,9 +39,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
     const onEnd = (): void => {
       cleanup();
       try {
-        resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
-      } catch {
-        reject(new InvalidEncodingError());
+        resolve(decodeBody(Buffer.concat(chunks), limit));
+      } catch (error) {
+        reject(error);
       }
     };
     const onError = (error: Error): void => {

@@ -1,71 +1,40 @@
 import type { ServerResponse } from 'node:http';
-import type { Fault, RequestRecord } from './types';
-import { errorReply, type Reply } from './wire';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import type { BackendResponse } from './exchange';
+import type { RequestRecord } from './types';
 
 /**
- * Writes a decided answer as JSON and notes its status and code in the log
- * record; does nothing if the client has gone or an answer was already sent.
+ * Carries out a decided response on Node's `http`: writes an answer, starts a
+ * stalled one, or destroys the socket; notes the status in the log record
+ * once written. Does nothing if the client has gone or an answer was already
+ * sent.
  *
  * @example
  * ```ts
- * writeReply(res, okReply({ balance: 3 }), record);
+ * const { response, record } = await core.handle(request);
+ * serveResponse(res, response, record);
  * ```
  */
-export function writeReply(res: ServerResponse, reply: Reply, record: RequestRecord): void {
-  if (res.destroyed || res.headersSent) return;
-  const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, {
-    'Content-Type': JSON_TYPE,
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-    ...reply.headers,
-  });
-  res.end(text);
-  record.status = reply.status;
-  record.code = reply.body.code;
-}
-
-/**
- * Carries out a fault that answers (or drops) without handling the request:
- * `drop`, `status`, `malformed` and `stall`. Returns `false` for the kinds that
- * wrap normal handling (`delay`, `dropAfterApply`), which the server runs.
- *
- * @example
- * ```ts
- * if (!answerWithFault(res, fault, record)) handleNormally();
- * ```
- */
-export function answerWithFault(res: ServerResponse, fault: Fault, record: RequestRecord): boolean {
-  switch (fault.kind) {
+export function serveResponse(res: ServerResponse, response: BackendResponse, record: RequestRecord | null): void {
+  switch (response.kind) {
     case 'drop':
       res.socket?.destroy();
-      return true;
-    case 'status': {
-      const headers = fault.retryAfter === undefined ? undefined : { 'Retry-After': fault.retryAfter };
-      writeReply(res, errorReply(fault.status, 'injected failure', headers), record);
-      return true;
-    }
-    case 'malformed': {
-      const status = fault.status ?? 200;
-      res.writeHead(status, {
-        'Content-Type': fault.contentType ?? JSON_TYPE,
-        'Content-Length': Buffer.byteLength(fault.body),
-      });
-      res.end(fault.body);
-      record.status = status;
-      return true;
-    }
+      return;
+    case 'fallback':
+      // The fallback wrote its own answer; its status is known once sent.
+      if (record === null) return;
+      if (res.writableFinished) record.status = res.statusCode;
+      else res.on('finish', () => (record.status = res.statusCode));
+      return;
+    case 'answer':
     case 'stall':
-      // Headers and a body start, then silence: exercises a timeout that must
-      // cover the body, not just the headers.
-      res.writeHead(200, { 'Content-Type': JSON_TYPE });
-      res.write('{"code":0,');
-      record.status = 200;
-      return true;
-    case 'delay':
-    case 'dropAfterApply':
-      return false;
+      if (res.destroyed || res.headersSent) return;
+      if (response.kind === 'answer') {
+        res.writeHead(response.status, { ...response.headers, 'Content-Length': Buffer.byteLength(response.body) });
+        res.end(response.body);
+      } else {
+        res.writeHead(response.status, response.headers);
+        res.write(response.body);
+      }
+      if (record !== null) record.status = response.status;
   }
 }

@@ -1,5 +1,7 @@
 // The playground page: no framework, the library straight from lib/.
+import { readPageOptions } from './page-options';
 import { startSession, type Session } from './session';
+import { installTestHooks } from './test-hooks';
 import { View } from './view';
 
 interface PageConfig {
@@ -15,6 +17,15 @@ function readConfig(): PageConfig {
 const config = readConfig();
 const view = new View();
 let session: Session | undefined;
+const options = readPageOptions(window.location.search);
+const hooks = installTestHooks(
+  {
+    current: () => session,
+    dispose: () => session?.dispose(),
+    restart: () => signIn(view.userSelect.value),
+  },
+  options.storageName !== null,
+);
 
 function signIn(token: string): void {
   const user = config.users.find((candidate) => candidate.token === token);
@@ -23,9 +34,12 @@ function signIn(token: string): void {
   session?.dispose();
   view.showStory(user.story);
   session = startSession(view, config.appKey, user);
+  hooks.attach(session);
 }
 
 for (const user of config.users) view.userSelect.add(new Option(user.label, user.token));
+// `?user=<token>` signs that demo user in at load.
+if (config.users.some((user) => user.token === options.user)) view.userSelect.value = options.user as string;
 view.userSelect.addEventListener('change', () => signIn(view.userSelect.value));
 view.exportButton.addEventListener('click', () => void session?.exportOnce());
 view.resetButton.addEventListener('click', () => {

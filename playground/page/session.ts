@@ -1,5 +1,6 @@
-import { createClient, tabSync, type Client } from '../../lib';
+import { createClient, type BillingModule, type Client } from '../../lib';
 import { describeFailure, describeResult, type ConsumeEntry } from './consume-log';
+import { clientFeatures, readPageOptions } from './page-options';
 import type { View } from './view';
 import { describeWire, WireLog } from './wire-log';
 
@@ -7,6 +8,8 @@ import { describeWire, WireLog } from './wire-log';
 export interface Session {
   exportOnce(): Promise<void>;
   dispose(): void;
+  /** The client's billing module, for the test hooks (see test-hooks.ts). */
+  readonly billing: BillingModule;
 }
 
 /**
@@ -21,8 +24,9 @@ export function startSession(view: View, appKey: string, user: { token: string; 
     appKey,
     headers: { Authorization: `Bearer ${user.token}` },
     fetch: wire.fetch,
-    // `?sync=broadcast` shares the free period and usage with other tabs (the two-page browser test).
-    ...(new URLSearchParams(window.location.search).get('sync') === 'broadcast' ? { sync: tabSync() } : {}),
+    // `?sync=broadcast` shares the free period and usage with other tabs (the two-page browser test);
+    // `?storage=session` makes the client reload-safe (see page-options.ts).
+    ...clientFeatures(readPageOptions(window.location.search)),
   });
   const { billing } = client;
   const redraw = () => view.showVerdict(billing.check());
@@ -48,6 +52,7 @@ export function startSession(view: View, appKey: string, user: { token: string; 
   billing.getUsage().catch((error: unknown) => log(describeFailure(error), loading));
 
   return {
+    billing,
     async exportOnce() {
       const mark = wire.mark();
       try {

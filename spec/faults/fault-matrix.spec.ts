@@ -1,4 +1,3 @@
-import nock from 'nock';
 import { recordFigures } from '../helpers/figures';
 import { consumeScenarios } from './consume-scenarios';
 import { openBackend, type BackendKind } from './harness';
@@ -6,18 +5,16 @@ import { runScenario } from './run-scenario';
 import { usageScenarios } from './usage-scenarios';
 
 export const allScenarios = [...consumeScenarios, ...usageScenarios];
-const passed: Record<BackendKind, number> = { nock: 0, reference: 0 };
-
-afterEach(() => nock.cleanAll());
+const passed: Record<BackendKind, number> = { 'in-process': 0, reference: 0 };
 afterAll(() => {
   recordFigures('fault-matrix', {
     scenarios: allScenarios.length,
-    passedNock: passed.nock,
+    passedInProcess: passed['in-process'],
     passedReference: passed.reference,
   });
 });
 
-describe.each<BackendKind>(['nock', 'reference'])('fault matrix against the %s backend', (kind) => {
+describe.each<BackendKind>(['in-process', 'reference'])('fault matrix against the %s backend', (kind) => {
   it.each(allScenarios.map((scenario) => [scenario.name, scenario] as const))('%s', async (_, scenario) => {
     const backend = await openBackend(kind);
     try {

@@ -1,20 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import crossFetch from 'cross-fetch';
 import { createClient } from '../../lib/client';
-import { startReferenceBackend } from '../../lib/testing';
 import type { ReferenceUser } from '../../lib/testing/types';
 import type { Client, ClientOptions, FetchLike } from '../../lib/types';
+import { openBackend, type BackendKind } from '../helpers/backend-under-test';
 import { drive, trackingFetch } from '../helpers/drive';
-import { nockFetch, startNockBackend, type BackendUnderTest } from '../helpers/nock-backend';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { loggingFetch, ResponseGate, type SentRequest } from '../helpers/wire-log';
 
 /** A secret that must never leave the request headers. */
 export const CANARY = `canary${randomBytes(6).toString('hex')}`;
 export const TOKEN = `tok-${CANARY}`;
-export const NOCK_URL = 'http://billing.nock.test';
 
-export type BackendKind = 'nock' | 'reference';
+export { openBackend, type BackendKind };
 
 export const DEFAULT_USER: Omit<ReferenceUser, 'token'> = {
   freeRemaining: 2,
@@ -23,12 +20,7 @@ export const DEFAULT_USER: Omit<ReferenceUser, 'token'> = {
   creditsBalance: 10,
 };
 
-export async function openBackend(kind: BackendKind): Promise<BackendUnderTest> {
-  if (kind === 'nock') return startNockBackend(NOCK_URL);
-  return startReferenceBackend();
-}
-
-/** A client wired for the matrix: virtual time, real HTTP, a wire log, client-side faults, observed views. */
+/** A client wired for the matrix: virtual time, the backend's transport, a wire log, client-side faults, observed views. */
 export interface Harness {
   readonly client: Client;
   readonly clock: VirtualClock;
@@ -40,13 +32,15 @@ export interface Harness {
   run<T>(promise: Promise<T>): Promise<T>;
 }
 
-export function makeHarness(url: string, token: string, options: Partial<ClientOptions> = {}): Harness {
+export function makeHarness(
+  url: string,
+  token: string,
+  options: Partial<ClientOptions> = {},
+  transport: FetchLike,
+): Harness {
   const clock = new VirtualClock();
   const gate = new ResponseGate();
-  const { fetch: logged, sent } = loggingFetch(
-    gate.wrap(url === NOCK_URL ? nockFetch : (crossFetch as FetchLike)),
-    clock,
-  );
+  const { fetch: logged, sent } = loggingFetch(gate.wrap(transport), clock);
   const { fetch, inFlight } = trackingFetch(logged);
   const client = createClient({
     baseUrl: url,

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { BillingError } from '../../lib/errors';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import type { BackendUnderTest } from '../helpers/nock-backend';
+import type { BackendUnderTest } from '../helpers/backend-under-test';
 import { DEFAULT_USER, makeHarness, TOKEN } from './harness';
 import { outcomeOf, type ActContext, type Outcome, type Scenario } from './scenario-types';
 
@@ -34,7 +34,7 @@ function assertOutcome(outcome: Outcome, expected: Scenario['expect']['outcome']
  */
 export async function runScenario(backend: BackendUnderTest, scenario: Scenario): Promise<string[]> {
   backend.addUser({ token: TOKEN, ...DEFAULT_USER, ...scenario.user });
-  const h = makeHarness(backend.url, scenario.token ?? TOKEN, scenario.options);
+  const h = makeHarness(backend.url, scenario.token ?? TOKEN, scenario.options, backend.clientFetch);
   try {
     if (scenario.prime !== false) await h.run(h.client.billing.getUsage());
     for (const [path, n, fault] of scenario.faults?.() ?? []) {

@@ -1,3 +1,9 @@
+import {
+  createReferenceBackend,
+  REFERENCE_PATHS,
+  type InProcessReferenceBackend,
+  type ReferenceUserPatch,
+} from '../../lib/testing';
 import type { FetchLike } from '../../lib/types';
 
 /** One request as the fake backend saw it. */
@@ -9,11 +15,11 @@ export interface SeenRequest {
   readonly body: unknown;
 }
 
-/** A scripted answer: status, raw body, optional headers. */
+/** A scripted answer: status, raw body, optional content type. */
 export interface Scripted {
   readonly status?: number;
   readonly body: string;
-  readonly headers?: Record<string, string>;
+  readonly headers?: { readonly 'content-type'?: string };
 }
 
 /** The quota the fake serves and charges, per the contract's wire format. */
@@ -29,24 +35,57 @@ export interface FakeQuota {
 export const ok = (data: unknown): string => JSON.stringify({ code: 0, message: 'ok', data });
 export const coded = (code: number, message = 'no'): string => JSON.stringify({ code, message, data: null });
 
+// The one user behind the fake: tests of the client do not test authentication.
+const TOKEN = 'fake-backend-user';
+const API_PATHS: readonly string[] = Object.values(REFERENCE_PATHS);
+
 /**
- * An in-process backend behind a fetch function: it keeps real state, logs
- * every request, can hold answers until released, and can serve scripted
- * answers per path. Used where a test needs exact control of timing.
+ * The in-process reference backend (`createReferenceBackend`, the same rules
+ * as the HTTP server) for one user, with what client tests need on top: a
+ * log of requests as the client sent them (headers included), answers held
+ * until released, and scripted answers per path. Every request is served as
+ * that user, whatever credential it carries, and under any path prefix.
  */
 export class FakeBackend {
   readonly requests: SeenRequest[] = [];
-  readonly charged: string[] = [];
-  private readonly scripts = new Map<string, Scripted[]>();
-  private readonly applied = new Map<string, string>();
+  /** Reads and writes go to the backend's user: `backend.quota.balance = 7` tops up. */
+  readonly quota: FakeQuota;
+  private readonly reference: InProcessReferenceBackend;
   private held: Array<() => void> = [];
   holding = false;
 
-  constructor(readonly quota: FakeQuota) {}
+  constructor(initial: FakeQuota) {
+    this.reference = createReferenceBackend({
+      users: [
+        {
+          token: TOKEN,
+          freeRemaining: initial.freeRemaining,
+          freeTotal: initial.freeTotal,
+          creditsPerUse: initial.creditsPerUse,
+          creditsBalance: initial.balance,
+          blacklisted: initial.blacklisted,
+          isEnabled: initial.isEnabled,
+        },
+      ],
+    });
+    this.quota = liveQuota(this.reference);
+  }
 
-  /** The next answers to `path`, in order, instead of the real ones. */
+  /** The `external_id` of every applied charge, in order. */
+  get charged(): string[] {
+    return this.reference.charges().map((charge) => charge.externalId);
+  }
+
+  /** The next answers to `path`, in order, instead of the real ones (nothing is applied). */
   script(path: string, ...answers: Scripted[]): void {
-    this.scripts.set(path, [...(this.scripts.get(path) ?? []), ...answers]);
+    for (const answer of answers) {
+      this.reference.failNext(apiPath(path), 1, {
+        kind: 'malformed',
+        body: answer.body,
+        status: answer.status ?? 200,
+        ...(answer.headers?.['content-type'] === undefined ? {} : { contentType: answer.headers['content-type'] }),
+      });
+    }
   }
 
   /** Answers held since `holding` was set go out now. */
@@ -64,50 +103,77 @@ export class FakeBackend {
     const url = new URL(input);
     const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>));
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const seen = {
+    this.requests.push({
       method: init.method ?? 'GET',
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
       headers,
       body,
-    };
-    this.requests.push(seen);
+    });
     if (this.holding) await new Promise<void>((resolve) => this.held.push(resolve));
     if (init.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
-    const answer = this.scripts.get(url.pathname)?.shift() ?? this.answer(seen);
-    return new Response(answer.body, { status: answer.status ?? 200, headers: answer.headers ?? {} });
+    const served = Object.fromEntries(
+      Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'),
+    );
+    return this.reference.fetch(`http://fake.test${apiPath(url.pathname)}${url.search}`, {
+      ...init,
+      headers: { ...served, Authorization: `Bearer ${TOKEN}` },
+    });
   };
+}
 
-  private answer(request: SeenRequest): Scripted {
-    const q = this.quota;
-    if (request.path.endsWith('/free_trial/count')) {
-      return {
-        body: ok({
-          is_enabled: q.isEnabled,
-          free_remaining: q.freeRemaining,
-          free_total: q.freeTotal,
-          credits_per_use: q.creditsPerUse,
-        }),
-      };
-    }
-    if (request.path.endsWith('/getBalance')) return { body: ok({ balance: q.balance }) };
-    const id = (request.body as { external_id: string }).external_id;
-    const replay = this.applied.get(id);
-    if (replay !== undefined) return { body: replay };
-    let body: string;
-    if (q.blacklisted) body = coded(20102, 'blacklisted');
-    else if (q.freeRemaining > 0) {
-      q.freeRemaining -= 1;
-      this.charged.push(id);
-      body = ok({ free_remaining: q.freeRemaining, is_credit: false });
-    } else if (q.balance >= q.creditsPerUse) {
-      q.balance -= q.creditsPerUse;
-      this.charged.push(id);
-      body = ok({ free_remaining: 0, is_credit: true });
-    } else body = coded(20101, 'insufficient');
-    this.applied.set(id, body);
-    return { body };
-  }
+// A baseUrl may carry a prefix (`/gateway`): the fake serves under any.
+function apiPath(path: string): string {
+  return API_PATHS.find((known) => path.endsWith(known)) ?? path;
+}
+
+// One module in practice: its quota once seen, else what it will start with.
+function currentUser(reference: InProcessReferenceBackend) {
+  const snapshot = reference.getUser(TOKEN);
+  const modules = Object.values(snapshot.modules);
+  return { ...snapshot, ...(modules.length === 1 ? modules[0] : {}) };
+}
+
+function liveQuota(reference: InProcessReferenceBackend): FakeQuota {
+  const set = (patch: ReferenceUserPatch) => reference.setUser(TOKEN, patch);
+  return {
+    get isEnabled() {
+      return currentUser(reference).isEnabled;
+    },
+    set isEnabled(isEnabled) {
+      set({ isEnabled });
+    },
+    get freeRemaining() {
+      return currentUser(reference).freeRemaining;
+    },
+    set freeRemaining(freeRemaining) {
+      set({ freeRemaining });
+    },
+    get freeTotal() {
+      return currentUser(reference).freeTotal;
+    },
+    set freeTotal(freeTotal) {
+      set({ freeTotal });
+    },
+    get creditsPerUse() {
+      return currentUser(reference).creditsPerUse;
+    },
+    set creditsPerUse(creditsPerUse) {
+      set({ creditsPerUse });
+    },
+    get balance() {
+      return currentUser(reference).creditsBalance;
+    },
+    set balance(creditsBalance) {
+      set({ creditsBalance });
+    },
+    get blacklisted() {
+      return currentUser(reference).blacklisted;
+    },
+    set blacklisted(blacklisted) {
+      set({ blacklisted });
+    },
+  };
 }
 
 /** A fresh quota with free uses left. */

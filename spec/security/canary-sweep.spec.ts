@@ -1,5 +1,4 @@
 import { inspect } from 'node:util';
-import nock from 'nock';
 import { createClient } from '../../lib/client';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import { consumeScenarios } from '../faults/consume-scenarios';
@@ -134,14 +133,13 @@ beforeAll(() => {
     jest.spyOn(console, method).mockImplementation(record);
   }
 });
-afterEach(() => nock.cleanAll());
 afterAll(() => {
   jest.restoreAllMocks();
   const leaks = haystack.filter((text) => text.includes(CANARY)).length;
   recordFigures('canary-sweep', { scenariosSwept: swept, stringsSearched: haystack.length, leaks });
 });
 
-describe.each<BackendKind>(['nock', 'reference'])('the canary never leaves the headers (%s backend)', (kind) => {
+describe.each<BackendKind>(['in-process', 'reference'])('the canary never leaves the headers (%s backend)', (kind) => {
   it.each(scenarios.map((scenario) => [scenario.name, scenario] as const))('%s', async (_, scenario) => {
     const backend = await openBackend(kind);
     try {
@@ -158,7 +156,7 @@ describe.each<BackendKind>(['nock', 'reference'])('the canary never leaves the h
 describe('credentials outside the fault matrix', () => {
   it('a headers function that throws with the token is not quoted', async () => {
     const client = createClient({
-      baseUrl: 'http://billing.nock.test',
+      baseUrl: 'http://billing.test',
       appKey: 'poster',
       headers: () => {
         throw new Error(`token ${TOKEN} expired`);

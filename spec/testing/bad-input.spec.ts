@@ -1,18 +1,16 @@
-import {
-  MAX_BODY_BYTES,
-  REFERENCE_PATHS,
-  startReferenceBackend,
-  type ReferenceBackend,
-  type ReferenceUser,
-} from '../../lib/testing';
+import { MAX_BODY_BYTES, REFERENCE_PATHS, type ReferenceUser } from '../../lib/testing';
 import {
   MODULE,
+  TRANSPORTS,
   expectErrorBody,
   getBalance,
   makeUser,
+  openBackend,
   rawRequest,
+  type ContractBackend,
   type RawAnswer,
   type RawOptions,
+  type TransportName,
 } from './http-helpers';
 
 const user: ReferenceUser = makeUser({ freeRemaining: 1, freeTotal: 1, creditsPerUse: 5, creditsBalance: 50 });
@@ -164,10 +162,10 @@ const cases: Case[] = [
   },
 ];
 
-describe('reference backend: bad input', () => {
-  let backend: ReferenceBackend;
+function useBackend(transport: TransportName) {
+  let backend: ContractBackend;
   beforeAll(async () => {
-    backend = await startReferenceBackend({ users: [user] });
+    backend = await openBackend(transport, { users: [user] });
   });
   afterAll(() => backend.close());
 
@@ -179,15 +177,52 @@ describe('reference backend: bad input', () => {
     expectErrorBody(JSON.parse(answer.text), status);
     expect(backend.getUser(user.token)).toEqual(before);
     expect(backend.charges()).toEqual([]);
-    // The server survived and still answers.
+    // The backend survived and still answers.
     expect((await getBalance(backend, user.token)).status).toBe(200);
     return answer;
   }
+  return { backend: () => backend, expectRejectedWithoutChange };
+}
+
+describe.each(TRANSPORTS)('reference backend: bad input (%s)', (transport) => {
+  const { backend, expectRejectedWithoutChange } = useBackend(transport);
 
   test.each(cases)('$name → $status with a JSON error body, state unchanged', async ({ request, status, headers }) => {
     const answer = await expectRejectedWithoutChange(request, status);
     for (const [name, value] of Object.entries(headers ?? {})) expect(answer.headers[name]).toBe(value);
   });
+
+  test('a body over 16 KiB → 413, nothing read into the log', async () => {
+    await expectRejectedWithoutChange(
+      {
+        method: 'POST',
+        path: REFERENCE_PATHS.consume,
+        headers: json,
+        body: JSON.stringify({ module: MODULE, external_id: 'big', pad: 'x'.repeat(MAX_BODY_BYTES) }),
+      },
+      413,
+    );
+    const oversize = backend()
+      .requests()
+      .filter((r) => r.status === 413);
+    expect(oversize).toHaveLength(1);
+    expect(oversize[0]?.body).toBeUndefined();
+  });
+
+  test('a body of exactly 16 KiB is accepted', async () => {
+    const base = JSON.stringify({ module: MODULE, external_id: 'exact-size' });
+    const body = base.slice(0, -1) + ' '.repeat(MAX_BODY_BYTES - base.length) + '}';
+    expect(Buffer.byteLength(body)).toBe(MAX_BODY_BYTES);
+    const answer = await rawRequest(backend(), { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toMatchObject({ code: 0, data: { free_remaining: 0, is_credit: false } });
+    expect(backend().charges()).toHaveLength(1);
+  });
+});
+
+// A body that is still on its way exists only on a socket.
+describe('reference backend: bad input on the socket (HTTP)', () => {
+  const { backend, expectRejectedWithoutChange } = useBackend('HTTP');
 
   test('a declared Content-Length over 16 KiB → 413 before the body is sent', async () => {
     await expectRejectedWithoutChange(
@@ -212,18 +247,10 @@ describe('reference backend: bad input', () => {
       },
       413,
     );
-    const oversize = backend.requests().filter((r) => r.status === 413);
+    const oversize = backend()
+      .requests()
+      .filter((r) => r.status === 413);
     expect(oversize.length).toBeGreaterThan(0);
     expect(oversize.every((r) => r.body === undefined)).toBe(true);
-  });
-
-  test('a body of exactly 16 KiB is accepted', async () => {
-    const base = JSON.stringify({ module: MODULE, external_id: 'exact-size' });
-    const body = base.slice(0, -1) + ' '.repeat(MAX_BODY_BYTES - base.length) + '}';
-    expect(Buffer.byteLength(body)).toBe(MAX_BODY_BYTES);
-    const answer = await rawRequest(backend, { method: 'POST', path: REFERENCE_PATHS.consume, headers: json, body });
-    expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.text)).toMatchObject({ code: 0, data: { free_remaining: 0, is_credit: false } });
-    expect(backend.charges()).toHaveLength(1);
   });
 });

@@ -1,10 +1,18 @@
-import { BACKEND_CODES, startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
-import { MODULE, getBalance, makeUser, postConsume } from './http-helpers';
+import { BACKEND_CODES } from '../../lib/testing';
+import {
+  MODULE,
+  TRANSPORTS,
+  getBalance,
+  makeUser,
+  openBackend,
+  postConsume,
+  type ContractBackend,
+} from './http-helpers';
 
-describe('reference backend: concurrent consumes', () => {
-  let backend: ReferenceBackend;
+describe.each(TRANSPORTS)('reference backend: concurrent consumes (%s)', (transport) => {
+  let backend: ContractBackend;
   beforeAll(async () => {
-    backend = await startReferenceBackend();
+    backend = await openBackend(transport);
   });
   afterAll(() => backend.close());
 

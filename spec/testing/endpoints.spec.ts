@@ -1,10 +1,32 @@
-import { BACKEND_CODES, startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
-import { MODULE, getBalance, getCount, makeUser, postConsume } from './http-helpers';
+import { BACKEND_CODES, startReferenceBackend } from '../../lib/testing';
+import {
+  MODULE,
+  TRANSPORTS,
+  getBalance,
+  getCount,
+  makeUser,
+  openBackend,
+  postConsume,
+  type ContractBackend,
+} from './http-helpers';
 
-describe('reference backend: the three calls', () => {
-  let backend: ReferenceBackend;
+describe('reference backend: the server', () => {
+  test('url is http://127.0.0.1:<port> without a trailing slash', async () => {
+    const backend = await startReferenceBackend();
+    try {
+      expect(backend.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(backend.url).toBe(`http://127.0.0.1:${backend.port}`);
+      expect(backend.port).toBeGreaterThan(0);
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
+describe.each(TRANSPORTS)('reference backend: the three calls (%s)', (transport) => {
+  let backend: ContractBackend;
   beforeAll(async () => {
-    backend = await startReferenceBackend();
+    backend = await openBackend(transport);
   });
   afterAll(() => backend.close());
 
@@ -13,12 +35,6 @@ describe('reference backend: the three calls', () => {
     backend.addUser(user);
     return user.token;
   }
-
-  test('url is http://127.0.0.1:<port> without a trailing slash', () => {
-    expect(backend.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(backend.url).toBe(`http://127.0.0.1:${backend.port}`);
-    expect(backend.port).toBeGreaterThan(0);
-  });
 
   test('GET free_trial/count answers exactly the four fields, JSON, HTTP 200', async () => {
     const token = addUser({ freeRemaining: 1, freeTotal: 3, creditsPerUse: 2.5 });
@@ -150,7 +166,7 @@ describe('reference backend: the three calls', () => {
 
   test('the scheme of the Authorization header is case-insensitive', async () => {
     const token = addUser({ creditsBalance: 3 });
-    const response = await fetch(`${backend.url}/ai/v1/credit/getBalance`, {
+    const response = await backend.send('/ai/v1/credit/getBalance', {
       headers: { Authorization: `bearer ${token}` },
     });
     expect(response.status).toBe(200);

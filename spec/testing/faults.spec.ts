@@ -1,12 +1,22 @@
 import { request as httpRequest } from 'node:http';
 import {
+  createReferenceBackend,
   REFERENCE_PATHS,
   startReferenceBackend,
   type Fault,
-  type ReferenceBackend,
   type ReferenceUser,
 } from '../../lib/testing';
-import { MODULE, expectErrorBody, makeUser, rawRequest, sleep, type RawOptions } from './http-helpers';
+import {
+  MODULE,
+  TRANSPORTS,
+  expectErrorBody,
+  makeUser,
+  openBackend,
+  rawRequest,
+  sleep,
+  type ContractBackend,
+  type RawOptions,
+} from './http-helpers';
 
 const CONSUME = REFERENCE_PATHS.consume;
 
@@ -23,11 +33,11 @@ function balanceRequest(token: string): RawOptions {
   return { path: REFERENCE_PATHS.balance, headers: { Authorization: `Bearer ${token}` } };
 }
 
-describe('reference backend: injected faults', () => {
-  let backend: ReferenceBackend;
+describe.each(TRANSPORTS)('reference backend: injected faults (%s)', (transport) => {
+  let backend: ContractBackend;
   let user: ReferenceUser;
   beforeAll(async () => {
-    backend = await startReferenceBackend();
+    backend = await openBackend(transport);
   });
   afterAll(() => backend.close());
   beforeEach(() => {
@@ -40,10 +50,13 @@ describe('reference backend: injected faults', () => {
     return backend.charges().filter((c) => c.token === user.token).length;
   }
 
-  test('drop: the socket closes without an answer and nothing is applied', async () => {
+  test('drop: the connection closes without an answer and nothing is applied', async () => {
     const before = backend.getUser(user.token);
     backend.failNext(CONSUME, 1, { kind: 'drop' });
-    await expect(rawRequest(backend, consumeRequest(user.token, 'd-1'))).rejects.toThrow();
+    const dropped = expect(rawRequest(backend, consumeRequest(user.token, 'd-1'))).rejects;
+    // In-process, the rejection a reset socket gives fetch: a TypeError.
+    if (transport === 'HTTP') await dropped.toThrow();
+    else await dropped.toThrow(TypeError);
     expect(backend.getUser(user.token)).toEqual(before);
     expect(ownCharges()).toBe(0);
     expect(backend.requests()).toEqual([expect.objectContaining({ path: CONSUME, status: null, fault: 'drop' })]);
@@ -164,7 +177,7 @@ describe('reference backend: injected faults', () => {
   });
 });
 
-describe('reference backend: faults that outlive the test', () => {
+describe('reference backend: faults that outlive the test (HTTP)', () => {
   test('stall: headers and a partial body, never finished, until close() ends it', async () => {
     const user = makeUser();
     const backend = await startReferenceBackend({ users: [user] });
@@ -194,10 +207,76 @@ describe('reference backend: faults that outlive the test', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await ended).not.toBe('end');
   });
+});
 
+describe('reference backend: faults that outlive the test (in-process fetch)', () => {
+  const balanceInit = (token: string, signal?: AbortSignal): RequestInit => ({
+    headers: { Authorization: `Bearer ${token}` },
+    ...(signal === undefined ? {} : { signal }),
+  });
+
+  test('stall: headers and a partial body, never finished, until the signal aborts', async () => {
+    const user = makeUser();
+    const backend = createReferenceBackend({ users: [user] });
+    backend.failNext(REFERENCE_PATHS.balance, 1, { kind: 'stall' });
+    const controller = new AbortController();
+    const response = await backend.fetch(
+      `http://billing.test${REFERENCE_PATHS.balance}`,
+      balanceInit(user.token, controller.signal),
+    );
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('{"code":0,');
+    const rest = reader.read();
+    const outcome = await Promise.race([rest.then(() => 'more'), sleep(100).then(() => 'still open')]);
+    expect(outcome).toBe('still open');
+    controller.abort();
+    await expect(rest).rejects.toMatchObject({ name: 'AbortError' });
+    expect(backend.requests()).toEqual([expect.objectContaining({ status: 200, fault: 'stall' })]);
+  });
+
+  test('stall: close() ends the body with a TypeError, as a destroyed socket does', async () => {
+    const user = makeUser();
+    const backend = createReferenceBackend({ users: [user] });
+    backend.failNext(REFERENCE_PATHS.balance, 1, { kind: 'stall' });
+    const response = await backend.fetch(`http://billing.test${REFERENCE_PATHS.balance}`, balanceInit(user.token));
+    const text = response.text();
+    await sleep(50);
+    await backend.close();
+    await expect(text).rejects.toThrow(TypeError);
+    await expect(
+      backend.fetch(`http://billing.test${REFERENCE_PATHS.balance}`, balanceInit(user.token)),
+    ).rejects.toThrow(TypeError);
+  });
+
+  test('an abort while a delay runs rejects at once; the backend still applies what it received', async () => {
+    const user = makeUser({ freeRemaining: 1 });
+    const backend = createReferenceBackend({ users: [user] });
+    backend.failNext(CONSUME, 1, { kind: 'delay', ms: 200 });
+    const controller = new AbortController();
+    const { method, headers, body } = consumeRequest(user.token, 'aborted');
+    const pending = backend.fetch(`http://billing.test${CONSUME}`, {
+      method,
+      headers: headers as Record<string, string>,
+      body: body as string,
+      signal: controller.signal,
+    });
+    await sleep(50);
+    expect(backend.requests()).toHaveLength(1);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(backend.charges()).toEqual([]);
+    await sleep(400);
+    expect(backend.charges()).toEqual([expect.objectContaining({ externalId: 'aborted' })]);
+    expect(backend.requests()).toEqual([expect.objectContaining({ status: null, code: 0, fault: 'delay' })]);
+  });
+});
+
+describe.each(TRANSPORTS)('reference backend: close() and pending delays (%s)', (transport) => {
   test('close() cancels a pending delay: the request fails, no timer is left', async () => {
     const user = makeUser({ freeRemaining: 1 });
-    const backend = await startReferenceBackend({ users: [user] });
+    const backend = await openBackend(transport, { users: [user] });
     backend.failNext(CONSUME, 1, { kind: 'delay', ms: 60_000 });
     const pending = rawRequest(backend, consumeRequest(user.token, 'late'));
     await sleep(100);

@@ -1,12 +1,22 @@
-import { REFERENCE_PATHS, startReferenceBackend, type ReferenceBackend, type ReferenceUser } from '../../lib/testing';
-import { MODULE, getBalance, getCount, makeUser, postConsume, rawRequest } from './http-helpers';
+import { REFERENCE_PATHS, type ReferenceUser } from '../../lib/testing';
+import {
+  MODULE,
+  TRANSPORTS,
+  getBalance,
+  getCount,
+  makeUser,
+  openBackend,
+  postConsume,
+  rawRequest,
+  type ContractBackend,
+} from './http-helpers';
 
-describe('reference backend: test hooks', () => {
-  let backend: ReferenceBackend;
+describe.each(TRANSPORTS)('reference backend: test hooks (%s)', (transport) => {
+  let backend: ContractBackend;
   let user: ReferenceUser;
   beforeAll(async () => {
     user = makeUser({ freeRemaining: 2, freeTotal: 3, creditsPerUse: 4, creditsBalance: 10 });
-    backend = await startReferenceBackend({ users: [user] });
+    backend = await openBackend(transport, { users: [user] });
   });
   afterAll(() => backend.close());
   beforeEach(() => backend.reset());

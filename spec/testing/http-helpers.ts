@@ -1,7 +1,46 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { REFERENCE_PATHS, type ReferenceBackend, type ReferenceUser } from '../../lib/testing';
+import {
+  createReferenceBackend,
+  REFERENCE_PATHS,
+  startReferenceBackend,
+  type InProcessReferenceBackend,
+  type ReferenceBackend,
+  type ReferenceBackendOptions,
+  type ReferenceUser,
+} from '../../lib/testing';
 
 export const MODULE = 'generator_demo';
+
+/** The two ways to reach the reference backend; the contract suite runs through both. */
+export type TransportName = 'in-process fetch' | 'HTTP';
+export const TRANSPORTS: readonly TransportName[] = ['in-process fetch', 'HTTP'];
+
+/** Any origin will do for the in-process fetch: it routes by path. */
+export const IN_PROCESS_ORIGIN = 'http://billing.test';
+
+/** A reference backend and the transport its requests go through. */
+export interface ContractBackend extends InProcessReferenceBackend {
+  readonly transport: TransportName;
+  /** The server's URL (HTTP only). */
+  readonly url?: string;
+  /** Sends a request for `target` (path and query) over the transport under test. */
+  send(target: string, init?: RequestInit): Promise<Response>;
+}
+
+/** Starts a backend reached over `transport`: a server on 127.0.0.1, or `createReferenceBackend`. */
+export async function openBackend(
+  transport: TransportName,
+  options: ReferenceBackendOptions = {},
+): Promise<ContractBackend> {
+  if (transport === 'HTTP') return overHttp(await startReferenceBackend(options));
+  const backend = createReferenceBackend(options);
+  return { ...backend, transport, send: (target, init) => backend.fetch(`${IN_PROCESS_ORIGIN}${target}`, init) };
+}
+
+/** A started backend, reached over HTTP. */
+export function overHttp(backend: ReferenceBackend): ContractBackend {
+  return { ...backend, transport: 'HTTP', send: (target, init) => fetch(`${backend.url}${target}`, init) };
+}
 
 /** A user with a fresh token per call, so suites sharing one backend never collide. */
 let counter = 0;
@@ -28,24 +67,23 @@ async function toAnswer(response: Response): Promise<JsonAnswer> {
   return { status: response.status, headers: response.headers, body: JSON.parse(text) as unknown };
 }
 
-export async function getCount(backend: ReferenceBackend, token: string, module = MODULE): Promise<JsonAnswer> {
-  const url = `${backend.url}${REFERENCE_PATHS.freeTrialCount}?module=${encodeURIComponent(module)}`;
-  return toAnswer(await fetch(url, { headers: { Authorization: `Bearer ${token}` } }));
+export async function getCount(backend: ContractBackend, token: string, module = MODULE): Promise<JsonAnswer> {
+  const target = `${REFERENCE_PATHS.freeTrialCount}?module=${encodeURIComponent(module)}`;
+  return toAnswer(await backend.send(target, { headers: { Authorization: `Bearer ${token}` } }));
 }
 
-export async function getBalance(backend: ReferenceBackend, token: string): Promise<JsonAnswer> {
-  const url = `${backend.url}${REFERENCE_PATHS.balance}`;
-  return toAnswer(await fetch(url, { headers: { Authorization: `Bearer ${token}` } }));
+export async function getBalance(backend: ContractBackend, token: string): Promise<JsonAnswer> {
+  return toAnswer(await backend.send(REFERENCE_PATHS.balance, { headers: { Authorization: `Bearer ${token}` } }));
 }
 
 export async function postConsume(
-  backend: ReferenceBackend,
+  backend: ContractBackend,
   token: string,
   externalId: string,
   module = MODULE,
 ): Promise<JsonAnswer> {
   return toAnswer(
-    await fetch(`${backend.url}${REFERENCE_PATHS.consume}`, {
+    await backend.send(REFERENCE_PATHS.consume, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ module, external_id: externalId }),
@@ -65,19 +103,23 @@ export interface RawOptions {
   headers?: Record<string, string | number>;
   /** Sent and ended; omit with `keepOpen` to send headers only. */
   body?: string | Buffer;
-  /** Do not end the request: the answer must come before the body is complete. */
+  /** Do not end the request: the answer must come before the body is complete (HTTP only). */
   keepOpen?: boolean;
 }
 
 /**
- * One request over a fresh connection (no keep-alive agent), for raw control
- * of bytes and headers; resolves with the full answer, rejects on a socket
- * error before one.
+ * One request with raw control of bytes and headers. Over HTTP: a fresh
+ * connection (no keep-alive agent), exactly the headers given (fetch would
+ * add a content type). In-process: the backend's fetch with the same method,
+ * headers and bytes. Resolves with the full answer; rejects when the backend
+ * drops the request.
  */
-export function rawRequest(backend: ReferenceBackend, options: RawOptions): Promise<RawAnswer> {
+export function rawRequest(backend: ContractBackend, options: RawOptions): Promise<RawAnswer> {
+  if (backend.url === undefined) return rawInProcess(backend, options);
+  const url = backend.url;
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      `${backend.url}${options.path}`,
+      `${url}${options.path}`,
       { method: options.method ?? 'GET', headers: options.headers, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
@@ -97,6 +139,19 @@ export function rawRequest(backend: ReferenceBackend, options: RawOptions): Prom
       req.end(options.body);
     }
   });
+}
+
+async function rawInProcess(backend: ContractBackend, options: RawOptions): Promise<RawAnswer> {
+  if (options.keepOpen === true) throw new Error('keepOpen needs a socket: HTTP only');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name] = String(value);
+  const init: RequestInit = { method: options.method ?? 'GET', headers };
+  // Bytes, not a string: a string body would get fetch's text/plain content type.
+  if (options.body !== undefined) init.body = new Uint8Array(Buffer.from(options.body));
+  const response = await backend.send(options.path, init);
+  const answerHeaders: IncomingHttpHeaders = {};
+  response.headers.forEach((value, name) => (answerHeaders[name] = value));
+  return { status: response.status, headers: answerHeaders, text: await response.text() };
 }
 
 /** Asserts the JSON error body of a transport-level failure. */

@@ -1,5 +1,5 @@
 import { REFERENCE_PATHS, startReferenceBackend } from '../../lib/testing';
-import { expectErrorBody, getBalance, makeUser, rawRequest } from './http-helpers';
+import { expectErrorBody, getBalance, makeUser, overHttp, rawRequest } from './http-helpers';
 
 describe('reference backend: start and close', () => {
   test('startReferenceBackend rejects invalid or duplicate users', async () => {
@@ -22,7 +22,7 @@ describe('reference backend: start and close', () => {
     const user = makeUser();
     const backend = await startReferenceBackend({ users: [user] });
     // fetch keeps its connection alive: close() must not wait for it.
-    expect((await getBalance(backend, user.token)).status).toBe(200);
+    expect((await getBalance(overHttp(backend), user.token)).status).toBe(200);
     const started = Date.now();
     await backend.close();
     await backend.close();
@@ -45,7 +45,7 @@ describe('reference backend: start and close', () => {
       const page = await fetch(`${backend.url}/`);
       expect(await page.text()).toBe('<h1>demo</h1>');
       expect((await fetch(`${backend.url}/other`)).status).toBe(404);
-      expect((await getBalance(backend, user.token)).status).toBe(200);
+      expect((await getBalance(overHttp(backend), user.token)).status).toBe(200);
       expect(backend.requests().map((r) => r.status)).toEqual([200, 404, 200]);
     } finally {
       await backend.close();
@@ -61,10 +61,10 @@ describe('reference backend: start and close', () => {
       },
     });
     try {
-      const answer = await rawRequest(backend, { path: '/page' });
+      const answer = await rawRequest(overHttp(backend), { path: '/page' });
       expect(answer.status).toBe(500);
       expectErrorBody(JSON.parse(answer.text), 500);
-      expect((await getBalance(backend, user.token)).status).toBe(200);
+      expect((await getBalance(overHttp(backend), user.token)).status).toBe(200);
     } finally {
       await backend.close();
     }

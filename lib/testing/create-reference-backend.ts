@@ -1,0 +1,43 @@
+import { createBackendCore } from './backend-core';
+import type { InProcessBackendOptions, InProcessReferenceBackend } from './backend-types';
+import { inProcessFetch } from './in-process-fetch';
+
+/**
+ * The reference backend in-process: the same state, rules, hooks and faults
+ * as `startReferenceBackend`, served through `fetch` instead of a socket. No
+ * port, no open handle, no Node built-in: it runs in Node tests, Storybook,
+ * React Native tests and browser bundles alike (it needs the global
+ * `Response`, which Node 18+, browsers and React Native have). Throws if a
+ * user is invalid.
+ *
+ * Faults have their network equivalents: `drop` rejects with a `TypeError`
+ * like a reset connection, `stall` answers headers and a body that never
+ * ends (until the request's signal aborts or `close()`), `delay` waits on a
+ * real timer.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'unified-billing';
+ * import { createReferenceBackend } from 'unified-billing/testing';
+ *
+ * const backend = createReferenceBackend({
+ *   users: [{ token: 'alice-token', freeRemaining: 1, freeTotal: 1, creditsPerUse: 10, creditsBalance: 25 }],
+ * });
+ * const client = createClient({
+ *   baseUrl: 'http://billing.test',
+ *   appKey: 'demo',
+ *   headers: { Authorization: 'Bearer alice-token' },
+ *   fetch: backend.fetch,
+ * });
+ * await client.billing.consume();
+ * expect(backend.charges()).toHaveLength(1);
+ * ```
+ */
+export function createReferenceBackend(options: InProcessBackendOptions = {}): InProcessReferenceBackend {
+  const core = createBackendCore(options);
+  return {
+    ...core.hooks,
+    fetch: inProcessFetch(core),
+    close: async () => core.close(),
+  };
+}
