@@ -1,6 +1,19 @@
+import { createBackendCore } from '../../lib/testing/backend-core';
+import { inProcessFetch } from '../../lib/testing/in-process-fetch';
 import type { ReferenceState } from '../../lib/testing/reference-state';
 import type { FetchLike } from '../../lib/types';
-import { answerCall, type WireAnswer, type WireCall } from '../helpers/wire-answer';
+
+/** The backend's answer: the HTTP status and the JSON envelope. */
+export interface WireAnswer {
+  readonly status: number;
+  readonly body: { readonly code: number; readonly data: unknown };
+}
+
+/** The request as it will reach the backend (without the client's signal: the backend keeps what it received). */
+interface WireCall {
+  readonly url: string;
+  readonly init: RequestInit;
+}
 
 /** Where an exchange is: before the backend, answered (not yet at the client), at the client, or cut. */
 export type Stage = 'requested' | 'answered' | 'delivered' | 'aborted';
@@ -59,11 +72,14 @@ function externalIdOf(body: unknown): string | undefined {
 export class GatedNetwork {
   readonly exchanges: Exchange[] = [];
   private readonly armed = new Map<string, Array<'request' | 'answer'>>();
+  private readonly backend: ReturnType<typeof inProcessFetch>;
 
   constructor(
-    private readonly state: ReferenceState,
+    state: ReferenceState,
     private readonly hooks: NetworkHooks,
-  ) {}
+  ) {
+    this.backend = inProcessFetch(createBackendCore({ state }));
+  }
 
   /** The next request on `path` (any tab) waits before the backend, or its answer before the client. */
   holdNext(path: string, stage: 'request' | 'answer'): void {
@@ -114,14 +130,8 @@ export class GatedNetwork {
         holdAnswer: hold === 'answer',
       };
       this.exchanges.push(exchange);
-      const headers = (init.headers ?? {}) as Record<string, string>;
-      exchange.call = {
-        method: exchange.method,
-        path: url.pathname,
-        query: url.searchParams,
-        authorization: headers['Authorization'] ?? headers['authorization'],
-        body: typeof init.body === 'string' ? init.body : undefined,
-      };
+      const { signal: _signal, ...rest } = init;
+      exchange.call = { url: input, init: rest };
       return new Promise<Response>((resolve, reject) => {
         const signal = init.signal ?? undefined;
         if (signal?.aborted === true) {
@@ -142,15 +152,17 @@ export class GatedNetwork {
     };
   }
 
-  /** Moves every exchange that is not held one stage on; returns how many moved. */
-  flush(): number {
+  /** Moves every exchange that is not held one stage on, in the order sent; returns how many moved. */
+  async flush(): Promise<number> {
     let moved = 0;
     for (const e of this.exchanges) {
-      if (e.stage === 'requested' && !e.holdRequest) {
-        if (e.call === undefined) continue;
-        e.answer = answerCall(this.state, e.call);
-        e.stage = 'answered';
+      if (e.stage === 'requested' && !e.holdRequest && e.call !== undefined) {
+        // One at a time, so that the backend's versions follow the order of arrival.
+        const response = await this.backend(e.call.url, e.call.init);
+        e.answer = { status: response.status, body: JSON.parse(await response.text()) as WireAnswer['body'] };
         e.appliedAt = this.hooks.now();
+        // Cut meanwhile by its client, it still reached the backend.
+        if (e.stage === 'requested') e.stage = 'answered';
         this.hooks.applied(e);
         moved += 1;
       }

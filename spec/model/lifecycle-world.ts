@@ -235,9 +235,9 @@ export class World {
   async settle(): Promise<void> {
     for (let round = 0; round < 200; round++) {
       await turn();
-      if (this.network.flush() + this.hub.flush() > 0) continue;
+      if ((await this.network.flush()) + this.hub.flush() > 0) continue;
       await turn();
-      if (this.network.flush() + this.hub.flush() === 0) return;
+      if ((await this.network.flush()) + this.hub.flush() === 0) return;
     }
     throw new Error('the world never settled (a message or request loop?)');
   }
