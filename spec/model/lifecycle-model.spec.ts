@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { recordFigures } from '../helpers/figures';
 import { ChannelHub, installFakeChannel } from './fake-channel';
+import { familiesLine, familyOn } from './families';
 import { lifecycleCommands, tabCommands, type LifecycleModel } from './lifecycle-commands';
 import { lifecycleStats, restViolations, trace } from './lifecycle-invariants';
 import { World, type InitialQuota, type SyncMode } from './lifecycle-world';
@@ -64,7 +65,7 @@ function property(
     `${name} (${runs} runs, seed ${SEED})`,
     async () => {
       process.stdout.write(
-        `[model:${name}] runs=${runs} MODEL_SEED=${SEED}${PATH === undefined ? '' : ` MODEL_PATH=${PATH}`}\n`,
+        `[model:${name}] runs=${runs} MODEL_SEED=${SEED}${PATH === undefined ? '' : ` MODEL_PATH=${PATH}`} ${familiesLine()}\n`,
       );
       let count = 0;
       const started = Date.now();
@@ -89,6 +90,6 @@ describe('the lifecycle model (holds, aborts, dispose, reloads, duplicated tabs;
     TAB_RUNS,
     fc.constantFrom<SyncMode>('locks', 'claims'),
     tabCommands(),
-    process.env['MODEL_TABS'] !== '0',
+    familyOn('tabs'),
   );
 });
