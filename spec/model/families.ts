@@ -11,6 +11,7 @@ export const FAMILIES = [
   'aborts',
   'dispose',
   'disposeReplaying',
+  'abandonCopied',
   'reloads',
   'copies',
   'tabs',
@@ -22,6 +23,8 @@ export const PARKED: Partial<Record<Family, string>> = {
   timeouts:
     'a retried attempt is ranked by its first attempt: its newer answer loses to one sent in between (stale cache)',
   disposeReplaying: 'dispose() completes recovered$ before the outcomes of replays in flight: a charged replay is lost',
+  abandonCopied:
+    "a duplicated tab's storage replays an entry its opener abandoned (abort, dispose) when no client on the copy heard the opener finish: the caller heard 'aborted' or 'disposed', the copy pays",
   tabs: 'a remote state learned in the same millisecond (or shared late) overrides a newer own answer; a duplicated tab replays an entry its disposed opener abandoned',
 };
 

@@ -12,6 +12,9 @@ type Command = fc.AsyncCommand<LifecycleModel, World>;
 const pick = <T>(list: readonly T[], i: number): T | undefined =>
   list.length === 0 ? undefined : list[i % list.length];
 
+/** Whether a duplicated tab was opened on a copy of this tab's storage. */
+const copied = (world: World, tab: number) => world.tabs.some((o) => o.copiedFrom === tab);
+
 /** Every command: do it, let what is due run, then check every invariant. */
 abstract class Step implements Command {
   check = () => true;
@@ -61,8 +64,13 @@ class Abort extends Step {
     super();
   }
   act(world: World) {
+    // Parked (abandonCopied), a consume of a tab that was duplicated is not aborted.
     const open = world.calls.filter(
-      (c) => c.outcome === undefined && c.kind !== 'refreshCredits' && world.tabs[c.tab]?.status === 'live',
+      (c) =>
+        c.outcome === undefined &&
+        c.kind !== 'refreshCredits' &&
+        world.tabs[c.tab]?.status === 'live' &&
+        (c.kind !== 'consume' || familyOn('abandonCopied') || !copied(world, c.tab)),
     );
     pick(open, this.call)?.controller.abort();
   }
@@ -124,9 +132,14 @@ class Dispose extends Step {
     super();
   }
   act(world: World) {
-    // Parked, a client still replaying what an earlier page left is not disposed.
+    // Parked families: a client still replaying what an earlier page left, or one whose storage
+    // was copied by a duplicated tab, is not disposed.
     const replayDone = (t: Tab) => familyOn('disposeReplaying') || t.recoveredDone !== undefined;
-    const tab = pick(world.live().filter(replayDone), this.tab);
+    const uncopied = (t: Tab) => familyOn('abandonCopied') || !copied(world, t.index);
+    const tab = pick(
+      world.live().filter((t) => replayDone(t) && uncopied(t)),
+      this.tab,
+    );
     if (tab !== undefined) world.dispose(tab);
   }
   toString = () => `tab[${this.tab}].dispose()`;
@@ -175,7 +188,7 @@ class CopyTab extends Step {
     if (tab === undefined || world.live().length >= MAX_LIVE) return;
     const copy = new MemoryStorage();
     tab.storage.items.forEach((value, key) => copy.items.set(key, value));
-    world.open(copy);
+    world.open(copy).copiedFrom = tab.index;
   }
   toString = () => `tab[${this.tab}].duplicate()`;
 }
@@ -248,6 +261,7 @@ const families: Record<Exclude<Family, 'tabs'>, Array<fc.Arbitrary<Command>>> = 
   dispose: [tabIndex.map((t) => new Dispose(t)), fc.nat(3).map((i) => new Restart(i))],
   // Steers Dispose (above) rather than adding commands.
   disposeReplaying: [],
+  abandonCopied: [],
   reloads: [tabIndex.map((t) => new Reload(t))],
   copies: [tabIndex.map((t) => new CopyTab(t))],
 };

@@ -46,6 +46,8 @@ export interface Tab {
   readonly scheduler: TabScheduler;
   readonly client: Client;
   status: 'live' | 'disposed' | 'dead';
+  /** The tab whose storage this one's was copied from (a duplicated tab). */
+  copiedFrom?: number;
   /** Event when its `recovered$` completed: the replays of what an earlier page left are over. */
   recoveredDone?: number;
 }
