@@ -15,6 +15,9 @@ export const FAMILIES = [
   'reloads',
   'copies',
   'tabs',
+  'tabHolds',
+  'busyTabs',
+  'lateChannel',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -25,7 +28,12 @@ export const PARKED: Partial<Record<Family, string>> = {
   disposeReplaying: 'dispose() completes recovered$ before the outcomes of replays in flight: a charged replay is lost',
   abandonCopied:
     "a duplicated tab's storage replays an entry its opener abandoned (abort, dispose) when no client on the copy heard the opener finish: the caller heard 'aborted' or 'disposed', the copy pays",
-  tabs: 'a remote state learned in the same millisecond (or shared late) overrides a newer own answer; a duplicated tab replays an entry its disposed opener abandoned',
+  tabHolds:
+    "a tab's state message is ranked by when the tab learned it (asOf), not when it asked: an old answer held on the wire, arriving late, overrides another tab's newer one",
+  busyTabs:
+    "a tab's state message is ranked by when the tab learned it (asOf), not when it asked: a busy tab's old answer, arriving late, overrides another tab's newer one",
+  lateChannel:
+    'a state message with the same asOf as the answer a tab holds wins the tie: delivered late, an older state overrides a newer own answer',
 };
 
 const variable = (family: Family) => `MODEL_${family.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;

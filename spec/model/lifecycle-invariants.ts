@@ -165,6 +165,11 @@ function staleCache(world: World, tab: Tab): string[] {
   if (freeNews !== undefined) {
     const allowed = new Set(versions.slice(dated(freeNews)).map((v) => v.free));
     later(freeNews, P.freeTrialCount).forEach((e) => allowed.add((versions[dated(e)] as { free: number }).free));
+    // A reused id is answered with its first answer, old by design, and a tab may share it: allowed once it arrived.
+    world.network.exchanges
+      .filter((e) => e.path === P.consume && codeOf(e) === 0 && (e.appliedVersion as number) > dated(e))
+      .filter((e) => (e.deliveredEvent as number) > freeNews.sentEvent)
+      .forEach((e) => allowed.add((versions[dated(e)] as { free: number }).free));
     if (usage === null) {
       if (freeNews.path !== P.consume)
         out.push(`stale cache: tab ${tab.index} shows no quota after a usage answer arrived`);
