@@ -19,11 +19,8 @@ async function main(): Promise<void> {
     console.error(taken ? `Port ${port} is taken; try PORT=<another port> npm start` : error);
     process.exit(1);
   });
-  console.log(`unified-billing playground: ${playground.url}/`);
-  console.log('Demo users (switch between them on the page; tokens are sent as "Authorization: Bearer <token>"):');
-  for (const user of DEMO_USERS) console.log(`  ${user.token.padEnd(18)} ${user.label}: ${user.story}`);
-  console.log('Ctrl-C stops it.');
-
+  // Before the URL is printed: whoever reads it may signal at once, and a signal
+  // that beats the handler would kill the process instead of closing it.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -33,6 +30,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+
+  console.log(`unified-billing playground: ${playground.url}/`);
+  console.log('Demo users (switch between them on the page; tokens are sent as "Authorization: Bearer <token>"):');
+  for (const user of DEMO_USERS) console.log(`  ${user.token.padEnd(18)} ${user.label}: ${user.story}`);
+  console.log('Ctrl-C stops it.');
 }
 
 void main();
