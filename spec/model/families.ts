@@ -27,7 +27,7 @@ export const PARKED: Partial<Record<Family, string>> = {
     'a retried attempt is ranked by its first attempt: its newer answer loses to one sent in between (stale cache)',
   disposeReplaying: 'dispose() completes recovered$ before the outcomes of replays in flight: a charged replay is lost',
   abandonCopied:
-    "a duplicated tab's storage replays an entry its opener abandoned (abort, dispose) when no client on the copy heard the opener finish: the caller heard 'aborted' or 'disposed', the copy pays",
+    "a duplicated tab's storage replays an entry whose opener finished it (aborted, disposed, even answered 20101) while no client on the copy was listening (the copy disposed): the caller heard a failure, the copy pays",
   tabHolds:
     "a tab's state message is ranked by when the tab learned it (asOf), not when it asked: an old answer held on the wire, arriving late, overrides another tab's newer one",
   busyTabs:

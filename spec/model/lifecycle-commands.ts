@@ -132,10 +132,10 @@ class Dispose extends Step {
     super();
   }
   act(world: World) {
-    // Parked families: a client still replaying what an earlier page left, or one whose storage
-    // was copied by a duplicated tab, is not disposed.
+    // Parked families: a client still replaying what an earlier page left is not disposed, nor a
+    // duplicated tab or its opener (a copy's storage must keep a client that hears the opener finish).
     const replayDone = (t: Tab) => familyOn('disposeReplaying') || t.recoveredDone !== undefined;
-    const uncopied = (t: Tab) => familyOn('abandonCopied') || !copied(world, t.index);
+    const uncopied = (t: Tab) => familyOn('abandonCopied') || (!copied(world, t.index) && t.copiedFrom === undefined);
     const tab = pick(
       world.live().filter((t) => replayDone(t) && uncopied(t)),
       this.tab,
