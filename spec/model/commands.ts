@@ -197,5 +197,10 @@ export const commandArbitrary = fc.commands(
       )
       .map(([path, fault, n]) => new InjectFault(path, fault, n)),
   ],
-  { maxCommands: 30, size: 'max' },
+  // A shrunk command list replays only with the replayPath fast-check prints after it (MODEL_REPLAY).
+  {
+    maxCommands: 30,
+    size: 'max',
+    ...(process.env['MODEL_REPLAY'] === undefined ? {} : { replayPath: process.env['MODEL_REPLAY'] }),
+  },
 );

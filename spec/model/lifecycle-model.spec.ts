@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { recordFigures } from '../helpers/figures';
+import { ChannelHub, installFakeChannel } from './fake-channel';
+import { familiesLine, familyOn } from './families';
+import { lifecycleCommands, tabCommands, type LifecycleModel } from './lifecycle-commands';
+import { lifecycleStats, restViolations, trace } from './lifecycle-invariants';
+import { World, type InitialQuota, type SyncMode } from './lifecycle-world';
+import { MemoryStorage } from '../persist/memory-storage';
+
+// `npm test` keeps these small; `.ci/run` sets MODEL_RUNS=1000 (the tab part follows unless MODEL_TAB_RUNS says otherwise).
+const RUNS = Number(process.env['MODEL_RUNS'] ?? 25);
+const TAB_RUNS = Number(process.env['MODEL_TAB_RUNS'] ?? RUNS);
+// Replay a failure with the seed and path fast-check prints: MODEL_SEED=<seed> MODEL_PATH=<path> and -t to pick the test.
+const SEED = Number(process.env['MODEL_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+const PATH = process.env['MODEL_PATH'];
+
+const initialQuota = fc.record({
+  free: fc.nat(2),
+  price: fc.integer({ min: 1, max: 5 }),
+  balance: fc.nat(12),
+});
+
+let world: World | null = null;
+let restore = () => undefined as void;
+const figures: Record<string, number | string> = { seed: SEED };
+
+beforeAll(() => {
+  // Node's own BroadcastChannel delivers on its own time; the model decides here.
+  restore = installFakeChannel(() => world?.hub ?? new ChannelHub());
+});
+
+afterAll(() => {
+  restore();
+  recordFigures('lifecycle-model', { ...figures, commands: lifecycleStats.commands, checks: lifecycleStats.checks });
+});
+
+async function runOnce(
+  sync: SyncMode,
+  initial: InitialQuota,
+  commands: Iterable<fc.AsyncCommand<LifecycleModel, World>>,
+) {
+  const current = new World(initial, sync);
+  world = current;
+  try {
+    current.open(new MemoryStorage());
+    await current.settle();
+    await fc.asyncModelRun(() => ({ model: {}, real: current }), commands);
+    await current.quiesce();
+    const violations = restViolations(current);
+    if (violations.length > 0) throw new Error(`once at rest:\n  ${violations.join('\n  ')}${trace(current)}`);
+  } finally {
+    for (const tab of current.live()) current.dispose(tab);
+    world = null;
+  }
+}
+
+function property(
+  name: string,
+  runs: number,
+  sync: fc.Arbitrary<SyncMode>,
+  commands: ReturnType<typeof lifecycleCommands>,
+  on = true,
+) {
+  (on ? it : it.skip)(
+    `${name} (${runs} runs, seed ${SEED})`,
+    async () => {
+      process.stdout.write(
+        `[model:${name}] runs=${runs} MODEL_SEED=${SEED}${PATH === undefined ? '' : ` MODEL_PATH=${PATH}`} ${familiesLine()}\n`,
+      );
+      let count = 0;
+      const started = Date.now();
+      await fc.assert(
+        fc.asyncProperty(sync, initialQuota, commands, async (mode, initial, list) => {
+          count += 1;
+          await runOnce(mode, initial, list);
+        }),
+        { numRuns: runs, seed: SEED, ...(PATH === undefined ? {} : { path: PATH, endOnFailure: true }) },
+      );
+      figures[`${name === 'one client and its successors' ? 'lifecycle' : 'tabs'}Runs`] = count;
+      figures[`${name === 'one client and its successors' ? 'lifecycle' : 'tabs'}Ms`] = Date.now() - started;
+    },
+    900_000,
+  );
+}
+
+describe('the lifecycle model (holds, aborts, dispose, reloads, duplicated tabs; invariants after every command)', () => {
+  property('one client and its successors', RUNS, fc.constant<SyncMode>('none'), lifecycleCommands());
+  property(
+    'tabs with tabSync, with and without Web Locks',
+    TAB_RUNS,
+    fc.constantFrom<SyncMode>('locks', 'claims'),
+    tabCommands(),
+    familyOn('tabs'),
+  );
+});

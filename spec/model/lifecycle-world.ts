@@ -1,0 +1,284 @@
+import { createClient } from '../../lib/client';
+import type { BillingError } from '../../lib/errors';
+import { reloadSafe } from '../../lib/persist';
+import { tabSync } from '../../lib/sync';
+import { ReferenceState } from '../../lib/testing/reference-state';
+import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import type { Client, RecoveredConsume } from '../../lib/types';
+import { VirtualClock } from '../helpers/virtual-clock';
+import { MemoryStorage } from '../persist/memory-storage';
+import { ChannelHub } from './fake-channel';
+import { FakeLocks } from './fake-locks';
+import { GatedNetwork, type Exchange } from './gated-network';
+import { TabScheduler } from './tab-scheduler';
+
+export const TOKEN = 'lifecycle-user';
+export const MODULE = 'generator_poster';
+
+/** How the tabs of a run talk: not at all, over the channel with Web Locks, or with the claim protocol. */
+export type SyncMode = 'none' | 'locks' | 'claims';
+
+export type Outcome =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: BillingError };
+
+/** One call a caller made, from start to the outcome it heard (if any). */
+export interface Call {
+  readonly index: number;
+  readonly tab: number;
+  readonly kind: 'consume' | 'getUsage' | 'refreshCredits';
+  readonly externalId: string | undefined;
+  readonly controller: AbortController;
+  readonly startEvent: number;
+  settledEvent?: number;
+  outcome?: Outcome;
+}
+
+/** An outcome a later client told through `recovered$`. */
+export interface Recovered {
+  readonly tab: number;
+  readonly event: number;
+  readonly item: RecoveredConsume;
+}
+
+export interface Tab {
+  readonly index: number;
+  readonly storage: MemoryStorage;
+  readonly scheduler: TabScheduler;
+  readonly client: Client;
+  status: 'live' | 'disposed' | 'dead';
+  /** The tab whose storage this one's was copied from (a duplicated tab). */
+  copiedFrom?: number;
+  /** Event when its `recovered$` completed: the replays of what an earlier page left are over. */
+  recoveredDone?: number;
+}
+
+/** The backend's state after each change: the versions answers are dated by. */
+export interface Version {
+  readonly free: number;
+  readonly balance: number;
+}
+
+export interface InitialQuota {
+  readonly free: number;
+  readonly price: number;
+  readonly balance: number;
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Everything one run of the lifecycle model drives: one virtual clock shared
+ * by every tab, an in-process reference backend behind a gated network, a
+ * controllable channel, a lock manager, and the clients (tabs), alive or not.
+ */
+export class World {
+  readonly clock = new VirtualClock();
+  readonly state: ReferenceState;
+  readonly network: GatedNetwork;
+  readonly hub = new ChannelHub();
+  readonly locks = new FakeLocks();
+  readonly tabs: Tab[] = [];
+  readonly calls: Call[] = [];
+  readonly recovered: Recovered[] = [];
+  readonly versions: Version[] = [];
+  /** Version of the first (charging) answer of each external_id. */
+  readonly chargedAt = new Map<string, number>();
+  /** Violations seen as they happened (a charge nobody was waiting for). */
+  readonly violations: string[] = [];
+  private events = 0;
+  private freshIds = 0;
+
+  constructor(
+    readonly initial: InitialQuota,
+    readonly sync: SyncMode,
+  ) {
+    this.state = new ReferenceState([
+      {
+        token: TOKEN,
+        freeRemaining: initial.free,
+        freeTotal: initial.free,
+        creditsPerUse: initial.price,
+        creditsBalance: initial.balance,
+      },
+    ]);
+    this.versions.push(this.snapshot());
+    this.network = new GatedNetwork(this.state, {
+      event: () => this.event(),
+      now: () => this.clock.now(),
+      tabBusy: (tab) => this.tabs[tab]?.scheduler.isBusy ?? false,
+      tabDead: (tab) => this.tabs[tab]?.status === 'dead',
+      applied: (exchange) => this.applied(exchange),
+    });
+  }
+
+  event(): number {
+    return ++this.events;
+  }
+
+  freshId(): string {
+    return `op-${++this.freshIds}`;
+  }
+
+  private snapshot(): Version {
+    const user = this.state.snapshot(TOKEN, MODULE);
+    return { free: user.freeRemaining, balance: user.creditsBalance };
+  }
+
+  get version(): number {
+    return this.versions.length - 1;
+  }
+
+  /** Dates a backend change; called after every change the backend makes. */
+  bump(): void {
+    const next = this.snapshot();
+    const last = this.versions[this.versions.length - 1] as Version;
+    if (next.free !== last.free || next.balance !== last.balance) this.versions.push(next);
+  }
+
+  private applied(exchange: Exchange): void {
+    this.bump();
+    exchange.appliedVersion = this.version;
+    const id = exchange.externalId;
+    if (exchange.path !== P.consume || id === undefined || exchange.answer?.body.code !== 0) return;
+    if (this.chargedAt.has(id)) return;
+    this.chargedAt.set(id, this.version);
+    // A charge must be the work of a consume some caller is still waiting for (or a page that died
+    // waiting): an id whose caller already heard "aborted" or "disposed" is an abandoned operation.
+    const waiting = this.calls.some((c) => c.kind === 'consume' && c.externalId === id && c.outcome === undefined);
+    if (!waiting) {
+      const told = this.calls
+        .filter((c) => c.externalId === id && c.outcome?.ok === false)
+        .map((c) => `tab ${c.tab} ${(c.outcome as { error: BillingError }).error.code}`);
+      this.violations.push(
+        `abandoned: ${id} charged by tab ${exchange.tab} after its caller was told [${told.join(', ')}]`,
+      );
+    }
+  }
+
+  /** Opens a client (a tab or a reloaded page) on `storage`. */
+  open(storage: MemoryStorage): Tab {
+    const index = this.tabs.length;
+    const scheduler = new TabScheduler(this.clock);
+    this.hub.creating = { tab: index, busy: () => scheduler.isBusy, dead: () => scheduler.isDead };
+    let client: Client;
+    try {
+      client = createClient({
+        baseUrl: 'http://billing.test',
+        appKey: 'poster',
+        headers: { Authorization: `Bearer ${TOKEN}` },
+        scheduler,
+        fetch: this.network.fetchFor(index),
+        storage: reloadSafe(storage),
+        ...(this.sync === 'none'
+          ? {}
+          : { sync: tabSync({ locks: this.sync === 'locks' ? this.locks.forTab(index) : null }) }),
+      });
+    } finally {
+      this.hub.creating = null;
+    }
+    const tab: Tab = { index, storage, scheduler, client, status: 'live' };
+    this.tabs.push(tab);
+    client.billing.recovered$.subscribe({
+      next: (item) => this.recovered.push({ tab: index, event: this.event(), item }),
+      complete: () => (tab.recoveredDone = this.event()),
+    });
+    return tab;
+  }
+
+  /** Starts a call; its outcome is recorded when it settles. */
+  start(tab: Tab, kind: Call['kind'], externalId?: string): Call {
+    const controller = new AbortController();
+    const call: Call = {
+      index: this.calls.length,
+      tab: tab.index,
+      kind,
+      externalId,
+      controller,
+      startEvent: this.event(),
+    };
+    this.calls.push(call);
+    const billing = tab.client.billing;
+    const { signal } = controller;
+    const promise: Promise<unknown> =
+      kind === 'consume'
+        ? billing.consume({ externalId, signal })
+        : kind === 'getUsage'
+          ? billing.getUsage({ signal })
+          : billing.refreshCredits();
+    promise.then(
+      (value) => this.settled(call, { ok: true, value }),
+      (error: BillingError) => this.settled(call, { ok: false, error }),
+    );
+    return call;
+  }
+
+  private settled(call: Call, outcome: Outcome): void {
+    call.settledEvent = this.event();
+    call.outcome = outcome;
+  }
+
+  live(): Tab[] {
+    return this.tabs.filter((t) => t.status === 'live');
+  }
+
+  /** A page that goes away without a word: no more timers, answers or messages; its locks are freed. */
+  kill(tab: Tab): void {
+    tab.status = 'dead';
+    tab.scheduler.kill();
+    this.locks.kill(tab.index);
+  }
+
+  dispose(tab: Tab): void {
+    tab.status = 'disposed';
+    tab.client.billing.dispose();
+  }
+
+  /** Runs everything that is due now: promise chains, unheld traffic, channel deliveries. */
+  async settle(): Promise<void> {
+    for (let round = 0; round < 200; round++) {
+      await turn();
+      if ((await this.network.flush()) + this.hub.flush() > 0) continue;
+      await turn();
+      if ((await this.network.flush()) + this.hub.flush() === 0) return;
+    }
+    throw new Error('the world never settled (a message or request loop?)');
+  }
+
+  /** Moves virtual time by `ms`, stopping at every timer so that what it starts runs at its time. */
+  async advance(ms: number): Promise<void> {
+    const target = this.clock.now() + ms;
+    for (let step = 0; step < 10_000; step++) {
+      const next = this.clock.nextDue();
+      if (next === undefined || next > target) break;
+      this.clock.advanceBy(Math.max(0, next - this.clock.now()));
+      await this.settle();
+    }
+    this.clock.advanceBy(target - this.clock.now());
+    await this.settle();
+  }
+
+  /**
+   * Lets the system come to rest: no holds, no busy tabs, no late messages,
+   * every page that died reloaded once on its storage, and time enough for
+   * every retry, timeout and lock cap to run out.
+   */
+  async quiesce(): Promise<void> {
+    this.network.disarm();
+    this.hub.late = false;
+    for (const tab of this.live()) tab.scheduler.setBusy(false);
+    const releaseAll = async () => {
+      for (let i = 0; i < 50 && this.network.held().length > 0; i++) {
+        this.network.held().forEach((e) => this.network.release(e));
+        await this.settle();
+      }
+    };
+    await releaseAll();
+    const orphaned = new Set(this.tabs.filter((t) => t.status === 'dead').map((t) => t.storage));
+    for (const tab of this.live()) orphaned.delete(tab.storage);
+    for (const storage of orphaned) this.open(storage);
+    for (let i = 0; i < 12; i++) {
+      await releaseAll();
+      await this.advance(30_000);
+    }
+  }
+}
