@@ -14,6 +14,7 @@ export type BillingAction =
       readonly balanceSeq?: number;
       readonly quota: Quota;
       readonly sentAt?: number;
+      readonly balanceSentAt?: number;
     }
   | { readonly type: 'balance/loaded'; readonly seq: number; readonly balance: number; readonly sentAt?: number }
   | {
@@ -35,6 +36,8 @@ export type BillingAction =
   | {
       readonly type: 'tab/shared';
       readonly quota: Quota | null;
+      /** Which field groups of `quota` are newer than this tab's (the other tab's ages them apart); both if absent. */
+      readonly fresh?: { readonly free: boolean; readonly balance: boolean };
       readonly now: number;
       readonly remainingMs: number;
     };

@@ -60,12 +60,13 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       return { ...state, freePeriodEnd: null };
     }
     case 'tab/shared': {
-      const { quota, now, remainingMs } = action;
-      // Above the newest answer applied, so an older local answer cannot roll it back, but below any
-      // local request already sent (the next integer), whose fresher answer wins; equal ranks go to
-      // the later message. A new tab's getUsage() thus resolves with its own server answer.
-      const seq = Math.floor(Math.max(state.freeSeq, newestLedgerSeq(state.ledger))) + 0.5;
-      const learned = quota === null ? state : reduce(state, { type: 'usage/loaded', seq, quota });
+      const { quota, now, remainingMs, fresh = { free: true, balance: true } } = action;
+      // Per field group: just above the newest answer applied, so an older local answer cannot roll it
+      // back, but below any local request already sent for that group (the next integer), whose answer
+      // wins; equal ranks go to the later message. A group the other tab has older news of ranks 0.
+      const seq = fresh.free ? Math.floor(state.freeSeq) + 0.5 : 0;
+      const balanceSeq = fresh.balance ? Math.floor(newestLedgerSeq(state.ledger)) + 0.5 : 0;
+      const learned = quota === null ? state : reduce(state, { type: 'usage/loaded', seq, balanceSeq, quota });
       return reduce(learned, { type: 'freePeriod/adopted', now, remainingMs });
     }
     case 'freePeriod/adopted': {

@@ -41,7 +41,8 @@ export function createQuotaLoader(
           seq,
           balanceSeq,
           quota: { ...free, creditsBalance },
-          sentAt: Math.min(freeAt, balanceAt),
+          sentAt: freeAt,
+          balanceSentAt: balanceAt,
         })),
         tap(dispatch),
       );

@@ -17,10 +17,13 @@ export type SyncMessage =
       /** Milliseconds left when sent, 0 if none: what tabs of older versions read. */
       readonly freePeriodMs: number;
       /**
-       * Wall time at which the sender learned this quota (its own answer, or the
-       * `asOf` of the tab it came from); `null` from a sender of an older version.
+       * Wall time at which the request behind the quota's free count went out (the
+       * sender's own, or the `asOf` of the tab it came from); `null` from a sender
+       * of an older version.
        */
       readonly asOf: number | null;
+      /** The same for its balance, which may be older or newer than the free count; `null` as for `asOf`. */
+      readonly balanceAsOf: number | null;
     }
   | { readonly v: 1; readonly kind: 'claim'; readonly from: string; readonly at: number }
   | { readonly v: 1; readonly kind: 'release'; readonly from: string }
@@ -65,10 +68,20 @@ export function parseMessage(data: unknown): SyncMessage | null {
     case 'state': {
       const quota = message.quota === null ? null : isQuota(message.quota) ? pickQuota(message.quota) : undefined;
       if (quota === undefined || !isCount(message.freePeriodMs)) return null;
-      const { freePeriodEnd: end, asOf } = message;
-      if ((end !== undefined && !isCount(end)) || (asOf !== undefined && !isCount(asOf))) return null;
+      const { freePeriodEnd: end, asOf, balanceAsOf } = message;
+      const optional = (value: unknown) => value === undefined || isCount(value);
+      if (!optional(end) || !optional(asOf) || !optional(balanceAsOf)) return null;
       const freePeriodMs = message.freePeriodMs;
-      return { v: 1, kind: 'state', from, quota, freePeriodEnd: end ?? null, freePeriodMs, asOf: asOf ?? null };
+      return {
+        v: 1,
+        kind: 'state',
+        from,
+        quota,
+        freePeriodEnd: (end as number | undefined) ?? null,
+        freePeriodMs,
+        asOf: (asOf as number | undefined) ?? null,
+        balanceAsOf: (balanceAsOf as number | undefined) ?? (asOf as number | undefined) ?? null,
+      };
     }
     default:
       return null;

@@ -5,6 +5,8 @@ import type { BillingState } from '../core/state';
 import type { EngineAction } from '../engine/engine-actions';
 import type { EnginePlugin } from '../engine/extensions';
 import type { SyncMessage } from './messages';
+
+type StateMessage = Extract<SyncMessage, { kind: 'state' }>;
 import type { TabChannel } from './tab-channel';
 
 // Facts this tab learned itself; what came from other tabs is never echoed back.
@@ -25,40 +27,62 @@ function remainingMs(state: BillingState, clocks: Clocks): number {
   return state.freePeriodEnd === null ? 0 : Math.max(0, state.freePeriodEnd - clocks.now());
 }
 
-// The fact is what the cache now holds: the reducer applied it as the newest answer.
-function appliedAsNewest(action: EngineAction, state: BillingState): boolean {
-  return 'seq' in action && (action.seq === state.freeSeq || action.seq === newestLedgerSeq(state.ledger));
-}
-
-// When the request behind a local fact went out, on the wall clock the tabs share.
-function askedAt(action: EngineAction, clocks: Clocks): number {
-  const sentAt = 'sentAt' in action ? action.sentAt : undefined;
-  return sentAt === undefined ? clocks.wallNow() : clocks.wallNow() - (clocks.now() - sentAt);
-}
-
-/** When the quota a tab holds was asked for (wall time; `null` while it holds none), and by which tab. */
-interface Learned {
-  value: number | null;
+/** When the request behind a field group went out (wall time; `null` while unknown), and which tab's it was. */
+interface Asked {
+  at: number | null;
   /** The tab it came from; `null` for this tab's own answer. */
   from: string | null;
 }
 
-function adopt(message: SyncMessage, clocks: Clocks, learnedAt: Learned): BillingAction[] {
-  if (message.kind !== 'state') return [];
-  // A quota asked for before the one this tab holds (a busy tab answering a hello late, a message
-  // or an answer held on the way) is older news. A tie keeps the tab's own answer, but not an
-  // earlier message of the same sender, whose messages arrive in the order it learned them.
-  let quota = message.quota;
-  if (quota !== null && message.asOf !== null) {
-    const known = learnedAt.value;
-    const older =
-      known !== null && (message.asOf < known || (message.asOf === known && learnedAt.from !== message.from));
-    if (older) quota = null;
-    else {
-      learnedAt.value = message.asOf;
-      learnedAt.from = message.from;
-    }
+/** What this tab knows of the age of each field group it holds: they age apart. */
+interface Ages {
+  readonly free: Asked;
+  readonly balance: Asked;
+}
+
+// A request sent before the one behind what this tab holds is older news (a busy tab answering a hello
+// late, a message or an answer held on the way). A tie keeps the tab's own answer, but not an earlier
+// message of the same sender, whose messages arrive in the order it learned them.
+function newer(at: number | null, held: Asked, from: string): boolean {
+  if (at === null || held.at === null) return true;
+  return at > held.at || (at === held.at && held.from === from);
+}
+
+// When the request behind a local fact went out, on the wall clock the tabs share.
+function askedAt(sentAt: number | undefined, clocks: Clocks): number {
+  return sentAt === undefined ? clocks.wallNow() : clocks.wallNow() - (clocks.now() - sentAt);
+}
+
+// Dates each field group a local fact set, if the reducer applied it as the newest answer.
+function dateLocalFact(action: EngineAction, state: BillingState, ages: Ages, clocks: Clocks): void {
+  if (!('seq' in action)) return;
+  const sentAt = 'sentAt' in action ? action.sentAt : undefined;
+  if (action.seq === state.freeSeq && action.type !== 'balance/loaded') {
+    Object.assign(ages.free, { at: askedAt(sentAt, clocks), from: null });
   }
+  const usage = action.type === 'usage/loaded';
+  const balanceSeq = usage ? (action.balanceSeq ?? action.seq) : action.seq;
+  const touchesBalance =
+    action.type !== 'consume/insufficient' && (action.type !== 'consume/charged' || action.isCredit);
+  if (touchesBalance && balanceSeq === newestLedgerSeq(state.ledger)) {
+    Object.assign(ages.balance, { at: askedAt(usage ? (action.balanceSentAt ?? sentAt) : sentAt, clocks), from: null });
+  }
+}
+
+// Which field groups of another tab's quota are newer than this tab's; each group's age moves with it.
+function freshGroups(message: StateMessage, ages: Ages): { free: boolean; balance: boolean } | null {
+  if (message.quota === null) return null;
+  const free = newer(message.asOf, ages.free, message.from);
+  const balance = newer(message.balanceAsOf, ages.balance, message.from);
+  if (free) Object.assign(ages.free, { at: message.asOf, from: message.from });
+  if (balance) Object.assign(ages.balance, { at: message.balanceAsOf, from: message.from });
+  return free || balance ? { free, balance } : null;
+}
+
+function adopt(message: SyncMessage, clocks: Clocks, ages: Ages): BillingAction[] {
+  if (message.kind !== 'state') return [];
+  const fresh = freshGroups(message, ages);
+  const quota = fresh === null ? null : message.quota;
   // Measured when handled, not when sent: a tab that handles the message late gets only what is left.
   const remaining =
     message.freePeriodEnd === null
@@ -67,7 +91,9 @@ function adopt(message: SyncMessage, clocks: Clocks, learnedAt: Learned): Billin
         ? 0
         : message.freePeriodEnd - clocks.wallNow();
   if (quota === null && !(remaining > 0)) return [];
-  return [{ type: 'tab/shared', quota, now: clocks.now(), remainingMs: remaining }];
+  return [
+    { type: 'tab/shared', quota, ...(fresh === null ? {} : { fresh }), now: clocks.now(), remainingMs: remaining },
+  ];
 }
 
 /**
@@ -77,26 +103,22 @@ function adopt(message: SyncMessage, clocks: Clocks, learnedAt: Learned): Billin
 export function shareState(channel: TabChannel, wallNow: () => number, onClose: () => void): EnginePlugin {
   return ({ action$, store, scheduler }) => {
     const clocks: Clocks = { now: () => scheduler.now(), wallNow };
-    // Wall time at which the quota this tab holds was asked for, here or in the tab it came from.
-    // `null` while it holds none.
-    const learnedAt: Learned = { value: null, from: null };
+    const ages: Ages = { free: { at: null, from: null }, balance: { at: null, from: null } };
     // `always` for answers to a hello: an empty state still tells the new tab this one exists.
     const share = (always = false) => {
       const state = store.state;
       const remaining = remainingMs(state, clocks);
       if (always || state.quota !== null || remaining > 0) {
         const freePeriodEnd = remaining > 0 ? wallNow() + remaining : 0;
-        const asOf = learnedAt.value ?? 0;
-        channel.post({ kind: 'state', quota: state.quota, freePeriodEnd, freePeriodMs: remaining, asOf });
+        const asOf = ages.free.at ?? 0;
+        const balanceAsOf = ages.balance.at ?? 0;
+        channel.post({ kind: 'state', quota: state.quota, freePeriodEnd, freePeriodMs: remaining, asOf, balanceAsOf });
       }
     };
     const publish$ = action$.pipe(
       filter((action) => LOCAL_FACTS.has(action.type)),
       tap((action) => {
-        if (appliedAsNewest(action, store.state)) {
-          learnedAt.value = askedAt(action, clocks);
-          learnedAt.from = null;
-        }
+        dateLocalFact(action, store.state, ages, clocks);
         share();
       }),
       ignoreElements(),
@@ -105,7 +127,7 @@ export function shareState(channel: TabChannel, wallNow: () => number, onClose: 
       tap((message) => {
         if (message.kind === 'hello') share(true);
       }),
-      mergeMap((message) => from(adopt(message, clocks, learnedAt))),
+      mergeMap((message) => from(adopt(message, clocks, ages))),
     );
     const hello$ = defer(() => {
       channel.hello(scheduler.now());

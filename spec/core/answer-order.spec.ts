@@ -107,3 +107,27 @@ describe('reduce(): answers in any order, the first usage answer included', () =
     );
   });
 });
+
+describe("reduce(): another tab's state, field group by field group", () => {
+  it('takes only the groups the other tab has newer news of, and never beats a local request already sent', () => {
+    const local = run([
+      { type: 'usage/loaded', seq: 1, quota },
+      { type: 'consume/charged', seq: 3, now: 0, freeRemaining: 2, isCredit: false },
+    ]);
+    const shared = run(
+      [
+        {
+          type: 'tab/shared',
+          quota: { ...quota, freeRemaining: 3, creditsBalance: 40 },
+          fresh: { free: false, balance: true },
+          now: 0,
+          remainingMs: 0,
+        },
+      ],
+      local,
+    );
+    expect(shared.quota).toMatchObject({ freeRemaining: 2, creditsBalance: 40 });
+    // A balance request sent before the message arrived (seq 2, above the balance rank 1.5) still wins.
+    expect(run([{ type: 'balance/loaded', seq: 2, balance: 7 }], shared).quota?.creditsBalance).toBe(7);
+  });
+});

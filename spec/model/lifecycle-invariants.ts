@@ -59,7 +59,7 @@ function reportViolations(world: World): string[] {
     const { outcome, externalId: id } = call;
     if (call.kind !== 'consume' || outcome === undefined || id === undefined) continue;
     const end = call.settledEvent as number;
-    if (outcome.ok && charged(outcome.value) && within(world, call.tab, id, call.startEvent, end).length > 0) {
+    if (outcome.ok && charged(outcome.value) && within(world, call.tab, id, ownFrom(world, call), end).length > 0) {
       if (!backend.has(id)) out.push(`phantom: tab ${call.tab} consume(${id}) reported charged, backend has no charge`);
     }
     if (!outcome.ok && chargeAnswerDelivered(world, call.tab, id, ownFrom(world, call), end)) {
@@ -160,7 +160,21 @@ function staleCache(world: World, tab: Tab): string[] {
     e.path === P.consume && codeOf(e) === 0
       ? (world.chargedAt.get(e.externalId as string) as number)
       : (e.appliedVersion as number);
-  const later = (news: Exchange, path: string) => maybe.filter((e) => e.path === path && e.sentEvent > news.sentEvent);
+  // With tab sync, another tab's answer to a later request may rightly win too: tabs rank what they share by
+  // when it was asked for. Without sync nothing of another tab's reaches this one.
+  const shared =
+    world.sync === 'none'
+      ? []
+      : world.network.exchanges.filter(
+          (e) =>
+            e.tab !== tab.index &&
+            e.stage === 'delivered' &&
+            (codeOf(e) === 0 || (e.path === P.consume && codeOf(e) === 20101)),
+        );
+  const later = (news: Exchange, path: string) =>
+    [...maybe, ...shared].filter(
+      (e) => (e.path === path || (path === P.freeTrialCount && e.path === P.consume)) && e.sentEvent > news.sentEvent,
+    );
   const freeNews = newestSent(free);
   if (freeNews !== undefined) {
     const allowed = new Set(versions.slice(dated(freeNews)).map((v) => v.free));
