@@ -71,6 +71,14 @@ export interface ReloadSafeOptions {
    * BroadcastChannel. Neither available: every entry left over is replayed.
    */
   readonly locks?: LocksLike | null;
+  /**
+   * Whether the storage belongs to this tab alone, as `sessionStorage` does:
+   * a tab opened with a copy of it (`window.open`, "Duplicate tab") then drops
+   * at once what a still-living page left in it, which is that page's to
+   * finish, and never replays it. `true` when the storage is `sessionStorage`,
+   * else `false` (a shared `localStorage` keeps other tabs' entries).
+   */
+  readonly perTab?: boolean;
 }
 
 /**

@@ -22,13 +22,14 @@ export function createPersistence(
   storage: StorageLike,
   setup: Pick<FeatureSetup, 'scope' | 'scheduler' | 'wallNow'>,
   locks: LocksLike | null,
+  perTab = false,
 ): Persistence {
   const safe = new SafeStorage(storage);
   const prefix = `unified-billing:${setup.scope}`;
   const liveness = pageLiveness(setup.scope, locks, setup.scheduler);
   return {
     plugins: [freePeriodStore(safe, `${prefix}:free-period-end`, setup.wallNow), liveness.plugin],
-    journal: storageJournal(safe, `${prefix}:pending-consumes`, setup.wallNow, liveness),
+    journal: storageJournal(safe, `${prefix}:pending-consumes`, setup.wallNow, liveness, perTab),
   };
 }
 
@@ -57,6 +58,9 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
   ) {
     throw new BillingError('invalid_argument', 'reloadSafe() needs a storage with getItem, setItem and removeItem');
   }
+  if (options?.perTab !== undefined && typeof options.perTab !== 'boolean') {
+    throw new BillingError('invalid_argument', 'reloadSafe() perTab must be a boolean');
+  }
   const locks = options?.locks;
   if (locks !== undefined && locks !== null && typeof locks.request !== 'function') {
     throw new BillingError('invalid_argument', 'reloadSafe() locks must be a lock manager (navigator.locks) or null');
@@ -64,7 +68,9 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
   return {
     kind: 'storage',
     install: (setup) => {
-      const persistence = createPersistence(storage, setup, locks === undefined ? defaultLocks() : locks);
+      // sessionStorage belongs to one tab: what a copy of it holds of a live page is that page's.
+      const perTab = options?.perTab ?? storage === (globalThis as { sessionStorage?: unknown }).sessionStorage;
+      const persistence = createPersistence(storage, setup, locks === undefined ? defaultLocks() : locks, perTab);
       return { plugins: persistence.plugins, journal: persistence.journal };
     },
   };

@@ -32,14 +32,15 @@ function isEntry(value: unknown): value is Entry {
  * The consumes sent but not answered, as a JSON array under one key; anything
  * unreadable counts as empty. Each entry names its owner, so a tab that
  * starts with a copy of another's storage (`window.open`, "Duplicate tab")
- * leaves the consumes of a live owner to that owner, and drops its copy of an
- * entry once the owner is done with it.
+ * leaves the consumes of a live owner to that owner: it drops its copy at once
+ * when the storage is the tab's own (`perTab`), else once the owner is done.
  */
 export function storageJournal(
   storage: SafeStorage,
   key: string,
   wallNow: () => number,
   liveness: Omit<PageLiveness, 'plugin'>,
+  perTab = false,
 ): ConsumeJournal {
   const read = (): Entry[] => {
     try {
@@ -76,7 +77,12 @@ export function storageJournal(
             const inFlight = entry.owner === undefined ? undefined : live.get(entry.owner);
             return inFlight !== undefined && inFlight !== null && !inFlight.has(entry.id);
           };
-          drop(stale);
+          // In a storage of this tab alone (sessionStorage), another live page's entry is a copy: that page
+          // finishes it and its own storage keeps it, so this copy is dropped, never to be replayed here
+          // (after, perhaps, its caller was told it failed). A shared storage (localStorage) keeps it.
+          const leftToOwner = (entry: Entry) =>
+            perTab && entry.owner !== undefined && entry.owner !== liveness.id && live.has(entry.owner);
+          drop((entry) => stale(entry) || leftToOwner(entry));
           const orphaned = entries.filter(({ owner }) => owner === undefined || (asked.has(owner) && !live.has(owner)));
           return [...new Set(orphaned.map((entry) => entry.id))];
         }),

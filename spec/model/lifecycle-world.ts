@@ -168,7 +168,8 @@ export class World {
         headers: { Authorization: `Bearer ${TOKEN}` },
         scheduler,
         fetch: this.network.fetchFor(index),
-        storage: reloadSafe(storage),
+        // Each tab's storage is its own, as sessionStorage is (a duplicate gets a copy).
+        storage: reloadSafe(storage, { perTab: true }),
         ...(this.sync === 'none'
           ? {}
           : { sync: tabSync({ locks: this.sync === 'locks' ? this.locks.forTab(index) : null }) }),

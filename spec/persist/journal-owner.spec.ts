@@ -160,4 +160,38 @@ describe('storage: a tab opened with a copy of the storage (window.open, "Duplic
     expect(backend.requests).toHaveLength(0);
     expect(clock.pending).toBe(0);
   });
+
+  it.each([
+    ['pings over a BroadcastChannel', () => ({ perTab: true })],
+    ['Web Locks', () => ({ perTab: true, locks: new FakeLocks() })],
+  ])(
+    "in a storage of the tab's own (perTab), drops the live opener's entry at once: after the opener's caller hears a failure and the opener goes, nothing on the copy pays for it (%s)",
+    async (_label, options) => {
+      const storage = new MemoryStorage();
+      const backend = new FakeBackend(quota({ freeRemaining: 0, balance: 0, creditsPerUse: 2 }));
+      const clock = new VirtualClock(1_000_000);
+      const wire = answerHeld(backend.fetch);
+      const browser = options();
+      const opener = page(clock, wire.fetch, reloadSafe(storage, browser));
+      const pending = opener.billing.consume({ externalId: 'refused-1' }).catch((error: unknown) => error);
+      await settle();
+      const copied = copyOf(storage);
+      const copy = page(clock, backend.fetch, reloadSafe(copied, browser));
+      const recovered = recoveredOf(copy);
+      await drive(clock, recovered.done);
+      await expect(recovered.all).resolves.toEqual([]);
+      expect(copied.items.has(KEY)).toBe(false);
+
+      wire.release();
+      await expect(pending).resolves.toMatchObject({ code: 'insufficient_credits', externalId: 'refused-1' });
+      copy.billing.dispose();
+      opener.billing.dispose();
+      backend.quota.balance = 10; // a top-up: a replay now would charge
+      const later = page(clock, backend.fetch, reloadSafe(copied, browser));
+      const again = recoveredOf(later);
+      await drive(clock, again.done);
+      await expect(again.all).resolves.toEqual([]);
+      expect(backend.charged).toEqual([]);
+    },
+  );
 });
