@@ -1,7 +1,7 @@
-import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
+import { bundleForNode } from '../helpers/node-bundle';
 
 const root = join(__dirname, '../..');
 // Inside node_modules so the bundle's external packages resolve as in the repo.
@@ -37,16 +37,7 @@ describe('after dispose() no handle is left', () => {
     backend = await startReferenceBackend({
       users: [{ token: 'exit', freeRemaining: 0, freeTotal: 3, creditsPerUse: 1, creditsBalance: 100 }],
     });
-    await build({
-      entryPoints: [join(__dirname, 'fixtures/use-and-dispose.ts')],
-      outfile,
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'cjs',
-      target: 'node18',
-      logLevel: 'silent',
-    });
+    await bundleForNode(join(__dirname, 'fixtures/use-and-dispose.ts'), outfile);
     run = await runChild(backend.url);
   }, HANG_GUARD_MS + 5_000);
   afterAll(() => backend.close());

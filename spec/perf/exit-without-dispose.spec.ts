@@ -1,7 +1,7 @@
-import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { REFERENCE_PATHS, startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
+import { bundleForNode } from '../helpers/node-bundle';
 
 const root = join(__dirname, '../..');
 // Inside node_modules so the bundle's external packages resolve as in the repo.
@@ -47,16 +47,7 @@ function runChild(baseUrl: string): Promise<ChildRun> {
 const user = { token: 'exit', freeRemaining: 0, freeTotal: 3, creditsPerUse: 1, creditsBalance: 100 };
 
 beforeAll(async () => {
-  await build({
-    entryPoints: [join(__dirname, 'fixtures/use-without-dispose.ts')],
-    outfile,
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node18',
-    logLevel: 'silent',
-  });
+  await bundleForNode(join(__dirname, 'fixtures/use-without-dispose.ts'), outfile);
 });
 
 describe('a Node process exits without dispose()', () => {

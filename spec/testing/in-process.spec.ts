@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createClient } from '../../lib/client';
 import { createReferenceBackend, REFERENCE_PATHS, startReferenceBackend } from '../../lib/testing';
 import { makeUser, MODULE } from './http-helpers';
+import { bundleForNode } from '../helpers/node-bundle';
 
 const root = join(__dirname, '../..');
 // Inside node_modules so the bundle's external packages resolve as in the repo.
@@ -134,16 +135,7 @@ describe('createReferenceBackend: a client with no socket', () => {
     'a Node process that charges through backend.fetch exits by itself at once',
     async () => {
       const outfile = join(cacheDir, 'in-process-client.cjs');
-      await build({
-        entryPoints: [join(__dirname, 'fixtures/in-process-client.ts')],
-        outfile,
-        bundle: true,
-        packages: 'external',
-        platform: 'node',
-        format: 'cjs',
-        target: 'node18',
-        logLevel: 'silent',
-      });
+      await bundleForNode(join(__dirname, 'fixtures/in-process-client.ts'), outfile);
       const run = await new Promise<{ code: number | null; killed: boolean; stdout: string }>((resolve) => {
         execFile(process.execPath, [outfile], { timeout: HANG_GUARD_MS }, (error, stdout) => {
           const exit = error as (Error & { code?: number; killed?: boolean }) | null;

@@ -1,0 +1,15 @@
+import { build } from 'esbuild';
+
+/** Bundles a TypeScript fixture into a CommonJS file a child `node` process runs (npm packages stay external). */
+export async function bundleForNode(entry: string, outfile: string): Promise<void> {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    logLevel: 'silent',
+  });
+}
