@@ -3,12 +3,15 @@
  * ceilings `npm test` enforces today. Both goals are missed (docs/performance.md
  * says where the bytes go), so each gets a ceiling just above the size of an
  * app's import (createClient, consumeWith, BillingError, isBillingError) when
- * it was last set: own 6,555 B and total 14,823 B, after tab sync and storage
- * became factories a bundler drops when unused. Issue 9 (answers in any order
- * before the first fetch, a charged consume that no abort or dispose can fail)
- * brought it to own 6,842 B and total 15,086 B. The bundle cannot grow
- * unnoticed while the gap is open; lower the ceilings as code shrinks.
+ * it was last set. It was own 6,555 B and total 14,823 B before issues 9 and
+ * 10; they brought it to own 8,985 B and total 17,137 B: answers ranked per
+ * attempt and per field group, a consume no abort can fail once charged, the
+ * journal cleared with the outcome (about 0.5 KB), redaction of every
+ * credential-like part, Headers instances, header checks and network errors
+ * with a sanitized cause (about 1.6 KB), the error brand and Node's unref'd
+ * timers. The bundle cannot grow unnoticed while the gap is open; lower the
+ * ceilings as code shrinks.
  */
 export const SIZE_GOALS = { own: 4 * 1024, total: 10 * 1024 } as const;
 
-export const SIZE_CEILINGS = { own: 8_900, total: 17_100 } as const;
+export const SIZE_CEILINGS = { own: 9_100, total: 17_300 } as const;
