@@ -20,6 +20,12 @@ export class FakeLocks {
   /** The lock manager one tab sees (its `navigator.locks`). */
   forTab(tab: number): LocksLike {
     return {
+      // What every tab of the origin holds and waits for, as `navigator.locks.query()` reports it.
+      query: () =>
+        Promise.resolve({
+          held: [...this.held.keys()].map((name) => ({ name })),
+          pending: this.waiting.map((request) => ({ name: request.name })),
+        }),
       request: <T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>) =>
         new Promise<T>((resolve, reject) => {
           const { signal } = options;

@@ -168,8 +168,9 @@ export class World {
         headers: { Authorization: `Bearer ${TOKEN}` },
         scheduler,
         fetch: this.network.fetchFor(index),
-        // Each tab's storage is its own, as sessionStorage is (a duplicate gets a copy).
-        storage: reloadSafe(storage, { perTab: true }),
+        // Each tab's storage is its own, as sessionStorage is (a duplicate gets a copy); where the
+        // browser has Web Locks, the journal asks them which pages live, else it pings.
+        storage: reloadSafe(storage, { perTab: true, locks: this.sync === 'locks' ? this.locks.forTab(index) : null }),
         ...(this.sync === 'none'
           ? {}
           : { sync: tabSync({ locks: this.sync === 'locks' ? this.locks.forTab(index) : null }) }),
