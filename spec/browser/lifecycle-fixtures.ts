@@ -1,4 +1,4 @@
-// Shared by the lifecycle specs of issue 9 (reload, window.open, busy tab, dispose, countdown).
+// Shared by the browser specs: the lifecycle edges of issue 9 (reload, window.open, busy tab, dispose, countdown) and the usage line.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REFERENCE_PATHS, type ReferenceBackend, type RequestRecord } from '../../lib/testing';
 import type { HookOutcome } from '../../playground/page/test-hooks';

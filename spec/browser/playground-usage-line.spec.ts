@@ -1,30 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { startPlayground, type Playground } from '../../playground/server/start-playground';
-import { launchChromium } from './chromium';
+import type { Page } from 'playwright-core';
+import { useRig } from './lifecycle-fixtures';
 
 // Real time in here: the page runs the library's default scheduler.
-let playground: Playground;
-let browser: Browser;
+const rig = useRig();
 let page: Page;
 
-beforeAll(async () => {
-  playground = await startPlayground({ port: 0 });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await playground?.close();
-});
-
 beforeEach(async () => {
-  playground.backend.reset();
-  page = await browser.newPage();
-  await page.goto(`${playground.url}/`);
-});
-
-afterEach(async () => {
-  await page?.close();
+  page = await rig.open('');
 });
 
 const line = () => page.locator('[data-testid="story"]');
