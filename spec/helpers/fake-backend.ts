@@ -134,46 +134,26 @@ function currentUser(reference: InProcessReferenceBackend) {
   return { ...snapshot, ...(modules.length === 1 ? modules[0] : {}) };
 }
 
+// Each field of the fake's quota and the reference user's field it reads and writes.
+const FIELDS = {
+  isEnabled: 'isEnabled',
+  freeRemaining: 'freeRemaining',
+  freeTotal: 'freeTotal',
+  creditsPerUse: 'creditsPerUse',
+  balance: 'creditsBalance',
+  blacklisted: 'blacklisted',
+} as const satisfies Record<keyof FakeQuota, keyof ReferenceUserPatch>;
+
 function liveQuota(reference: InProcessReferenceBackend): FakeQuota {
-  const set = (patch: ReferenceUserPatch) => reference.setUser(TOKEN, patch);
-  return {
-    get isEnabled() {
-      return currentUser(reference).isEnabled;
-    },
-    set isEnabled(isEnabled) {
-      set({ isEnabled });
-    },
-    get freeRemaining() {
-      return currentUser(reference).freeRemaining;
-    },
-    set freeRemaining(freeRemaining) {
-      set({ freeRemaining });
-    },
-    get freeTotal() {
-      return currentUser(reference).freeTotal;
-    },
-    set freeTotal(freeTotal) {
-      set({ freeTotal });
-    },
-    get creditsPerUse() {
-      return currentUser(reference).creditsPerUse;
-    },
-    set creditsPerUse(creditsPerUse) {
-      set({ creditsPerUse });
-    },
-    get balance() {
-      return currentUser(reference).creditsBalance;
-    },
-    set balance(creditsBalance) {
-      set({ creditsBalance });
-    },
-    get blacklisted() {
-      return currentUser(reference).blacklisted;
-    },
-    set blacklisted(blacklisted) {
-      set({ blacklisted });
-    },
-  };
+  const live = {} as FakeQuota;
+  for (const [field, name] of Object.entries(FIELDS)) {
+    Object.defineProperty(live, field, {
+      enumerable: true,
+      get: () => currentUser(reference)[name],
+      set: (value: unknown) => reference.setUser(TOKEN, { [name]: value }),
+    });
+  }
+  return live;
 }
 
 /** A fresh quota with free uses left. */
