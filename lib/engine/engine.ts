@@ -85,7 +85,6 @@ export class Engine {
       state$: this.store.state$,
       store: this.store,
       scheduler,
-      nextSeq,
     };
     const plugins = (extensions.plugins ?? []).map((plugin) => plugin(context));
     merge(consumeEffect(this.action$, this.store, deps), freePeriodEffect(this.store.state$, scheduler), ...plugins)

@@ -8,8 +8,6 @@ export interface PluginContext {
   readonly state$: Observable<BillingState>;
   readonly store: { readonly state: BillingState };
   readonly scheduler: SchedulerLike;
-  /** A request sequence number, for facts learned elsewhere that must beat older local answers. */
-  readonly nextSeq: () => number;
 }
 
 /**
