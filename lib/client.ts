@@ -1,60 +1,26 @@
+import type { SchedulerLike } from 'rxjs';
+import type { Client, BillingModule } from './client-types';
 import { Engine } from './engine/engine';
-import { resolveOptions } from './options';
+import type { FeatureParts } from './engine/feature';
+import { BillingError } from './errors';
+import { resolveOptions, type ClientOptions, type ResolvedOptions } from './options';
+import { defaultFetch } from './platform/default-fetch';
+import { randomId } from './platform/random-id';
 import { monotonicScheduler } from './scheduler';
 import { createBillingApi } from './transport/billing-api';
-import { defaultFetch } from './transport/http';
-import { defaultRetryPolicy, type RetryPolicy } from './transport/retry-policy';
-import type { BillingModule, Client, ClientOptions } from './types';
-import { BillingError } from './errors';
-import type { EngineExtensions } from './engine/extensions';
-import type { ResolvedOptions } from './options';
-import type { SchedulerLike } from 'rxjs';
-
-// Duck-typed, so a signal from another realm (an iframe) or a polyfill passes.
-function isSignal(value: unknown): boolean {
-  const candidate = value as Partial<AbortSignal> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.aborted === 'boolean' &&
-    typeof candidate.addEventListener === 'function' &&
-    typeof candidate.removeEventListener === 'function'
-  );
-}
-
-/**
- * Runs a call with its options normalised: `null` is no options, and a
- * `signal` that cannot be listened to is refused before any request (inside
- * the engine it would throw too late, with the consume already under way).
- */
-function withOptions<T extends { readonly signal?: AbortSignal }, R>(
-  options: T | null | undefined,
-  call: string,
-  run: (options: T | undefined) => Promise<R>,
-): Promise<R> {
-  const given = options ?? undefined;
-  const signal = typeof given === 'object' ? given.signal : undefined;
-  if (signal !== undefined && !isSignal(signal)) {
-    const externalId = (given as { externalId?: unknown }).externalId;
-    const details = typeof externalId === 'string' ? { externalId } : {};
-    return Promise.reject(new BillingError('invalid_argument', `${call}: signal must be an AbortSignal`, details));
-  }
-  return run(given);
-}
+import { defaultRetryPolicy } from './transport/retry-policy';
 
 // The opt-in features bring their own code; without them the engine is exactly the core.
-function extensionsFor(resolved: ResolvedOptions, scheduler: SchedulerLike): EngineExtensions {
+function featuresOf(resolved: ResolvedOptions, scheduler: SchedulerLike): FeatureParts[] {
   // A scheduler the user gave reads a clock all tabs share (tests share one virtual clock);
   // the default one is monotonic, with an origin per page, so pages meet on Date.now.
   const own = resolved.scheduler === undefined || resolved.scheduler === monotonicScheduler;
   const wallNow = own ? Date.now : () => scheduler.now();
   const setup = { scope: resolved.scope, scheduler, timeoutMs: resolved.timeoutMs, retries: resolved.retries, wallNow };
-  const installed = [resolved.storage, resolved.sync].map((feature) => feature?.install(setup) ?? {});
-  return {
-    ...installed[0],
-    ...installed[1],
-    plugins: installed.flatMap((extensions) => extensions.plugins ?? []),
-  };
+  const parts: FeatureParts[] = [];
+  for (const feature of [resolved.storage, resolved.sync])
+    if (feature !== undefined) parts.push(feature.install(setup));
+  return parts;
 }
 
 /**
@@ -77,7 +43,6 @@ function extensionsFor(resolved: ResolvedOptions, scheduler: SchedulerLike): Eng
 export function createClient(options: ClientOptions): Client {
   const resolved = resolveOptions(options);
   const scheduler = resolved.scheduler ?? monotonicScheduler;
-  const policy: RetryPolicy = { ...defaultRetryPolicy, retries: resolved.retries };
   const api = createBillingApi(
     {
       baseUrl: resolved.baseUrl,
@@ -85,16 +50,16 @@ export function createClient(options: ClientOptions): Client {
       fetch: resolved.fetch ?? defaultFetch,
       scheduler,
       timeoutMs: resolved.timeoutMs,
-      policy,
+      policy: { ...defaultRetryPolicy, retries: resolved.retries },
     },
     resolved.appKey,
   );
-  const engine = new Engine(api, scheduler, extensionsFor(resolved, scheduler));
+  const engine = new Engine({ api, scheduler, newId: randomId, features: featuresOf(resolved, scheduler) });
   const billing: BillingModule = {
-    getUsage: (options) => withOptions(options, 'getUsage', (given) => engine.getUsage(given)),
+    getUsage: (options) => engine.getUsage(options),
     getCachedUsage: () => engine.cached(),
     check: () => engine.check(),
-    consume: (options) => withOptions(options, 'consume', (given) => engine.consume(given)),
+    consume: (options) => engine.consume(options),
     refreshCredits: async () => {
       await engine.balance();
     },

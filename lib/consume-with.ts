@@ -1,9 +1,7 @@
 import { catchError, defer, map, mergeMap, of, type OperatorFunction } from 'rxjs';
-import type { ConsumeOutcome } from './engine/engine-actions';
 import { BillingError, isBillingError } from './errors';
-import type { BillingModule, ConsumeOptions } from './types';
-
-export type { ConsumeOutcome };
+import type { BillingModule } from './client-types';
+import type { ConsumeOptions, ConsumeOutcome } from './types';
 
 function optionsFailure(error: unknown): BillingError {
   const kind = error instanceof Error ? error.name : typeof error;

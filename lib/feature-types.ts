@@ -1,5 +1,5 @@
 // Types of the opt-in features (reload safety, tab sync); split from types.ts to keep files small.
-import type { ConsumeOutcome } from './engine/engine-actions';
+import type { ConsumeOutcome } from './types';
 
 /**
  * The storage the `storage` option takes: `localStorage`, `sessionStorage`, or

@@ -1,27 +1,22 @@
 export { createClient } from './client';
-export { consumeWith, type ConsumeOutcome } from './consume-with';
+export { consumeWith } from './consume-with';
 export { BillingError, isBillingError, type BillingErrorCode, type BillingErrorDetails } from './errors';
 export { monotonicScheduler } from './scheduler';
 export { tabSync } from './sync';
 export { reloadSafe } from './persist';
-export type { BillingFeature, FeatureSetup } from './engine/extensions';
+export type { BillingFeature, FeatureSetup } from './engine/feature';
+export type { BillingModule, Client, CreditsModule } from './client-types';
+export type { ClientOptions } from './options';
+export type { LocksLike, RecoveredConsume, ReloadSafeOptions, StorageLike, SyncOptions } from './feature-types';
 export type {
   BillingCheckResult,
   BillingConsumeResult,
-  BillingModule,
   BillingReason,
-  Client,
-  ClientOptions,
+  ConsumeOutcome,
   ConsumeOptions,
-  CreditsModule,
   FetchLike,
   GetUsageOptions,
   HeadersOption,
   HeadersValue,
-  LocksLike,
-  RecoveredConsume,
-  ReloadSafeOptions,
-  StorageLike,
-  SyncOptions,
   UsageInfo,
 } from './types';

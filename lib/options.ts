@@ -1,8 +1,56 @@
 import type { SchedulerLike } from 'rxjs';
 import { BillingError } from './errors';
-import type { BillingFeature } from './engine/extensions';
+import type { BillingFeature } from './engine/feature';
 import { checkedHeaders } from './transport/headers';
-import type { ClientOptions, FetchLike, HeadersOption } from './types';
+import type { FetchLike, HeadersOption } from './types';
+
+/**
+ * Options of `createClient()`.
+ *
+ * @example
+ * ```ts
+ * const options: ClientOptions = {
+ *   baseUrl: 'https://api.example.com',
+ *   appKey: 'poster',
+ *   headers: { Authorization: 'Bearer <token>' },
+ * };
+ * ```
+ */
+export interface ClientOptions {
+  /** Absolute http(s) URL without credentials, query or fragment. */
+  readonly baseUrl: string;
+  /** Application key; the module value sent is `generator_<appKey>`. */
+  readonly appKey: string;
+  /**
+   * Added to every request; authentication goes here. A function is called
+   * before every attempt, retries included. Values never appear in an error,
+   * message or log.
+   */
+  readonly headers?: HeadersOption;
+  /**
+   * The function every request goes through; `cross-fetch` by default. It must
+   * honour `init.signal`: timeouts and `dispose()` abort through it.
+   */
+  readonly fetch?: FetchLike;
+  /** Every clock reading and timer of the client; a monotonic async scheduler by default. */
+  readonly scheduler?: SchedulerLike;
+  /** Per attempt, body included. Default 10000. */
+  readonly timeoutMs?: number;
+  /** Extra attempts for retryable failures. Default 2. */
+  readonly retries?: number;
+  /**
+   * Keeps the free period and unanswered consumes across reloads (`sessionStorage`
+   * is the usual choice: see docs/recipes/reload-safe.md). Off by default.
+   */
+  readonly storage?: BillingFeature<'storage'>;
+  /** Shares the free period and the latest usage between tabs of one origin (`tabSync()`). Off by default. */
+  readonly sync?: BillingFeature<'sync'>;
+  /**
+   * Names the storage keys and the tab channel; `generator_<appKey>` by default.
+   * Set it per user (e.g. to the user id) where several users share one browser.
+   */
+  readonly scope?: string;
+}
 
 /** Options after validation and defaults. */
 export interface ResolvedOptions {

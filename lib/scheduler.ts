@@ -1,9 +1,40 @@
-import { asyncScheduler, Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+
+// A scheduler over setTimeout with a monotonic clock: all the client needs of
+// RxJS's asyncScheduler, without its action and interval machinery in the bundle.
+// `background` timers are unref'd in Node (browsers' timers are numbers and hold nothing).
+const now = () => performance.now();
+
+function timeoutScheduler(background: boolean): SchedulerLike {
+  return {
+    now,
+    schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay?: number, state?: T): Subscription {
+      let handle: ReturnType<typeof setTimeout> | undefined;
+      const action = new Subscription(() => clearTimeout(handle)) as SchedulerAction<T>;
+      const run = (): void => {
+        handle = undefined;
+        work.call(action, state);
+        // Done unless the work rescheduled itself (a periodic timer does).
+        if (handle === undefined) action.unsubscribe();
+      };
+      // setTimeout reads an undefined delay as 0.
+      action.schedule = (next?: T, after?: number) => {
+        if (action.closed) return action;
+        clearTimeout(handle);
+        state = next;
+        handle = setTimeout(run, after);
+        if (background) (handle as { unref?: () => void }).unref?.();
+        return action;
+      };
+      return action.schedule(state, delay);
+    },
+  };
+}
 
 /**
- * The default `scheduler`: RxJS's `asyncScheduler` for timers, with a
- * monotonic clock (`performance.now()`), so moving the wall clock neither
- * stretches nor cuts a free period.
+ * The default `scheduler`: timers on `setTimeout`, with a monotonic clock
+ * (`performance.now()`), so moving the wall clock neither stretches nor cuts
+ * a free period.
  *
  * In Node, the timers the client arms for itself (the end of a free period,
  * the `freePeriodRemaining$` countdown) do not keep the process alive, so a
@@ -15,36 +46,9 @@ import { asyncScheduler, Subscription, type SchedulerAction, type SchedulerLike 
  * const client = createClient({ baseUrl, appKey: 'poster', scheduler: monotonicScheduler });
  * ```
  */
-export const monotonicScheduler: SchedulerLike = {
-  now: () => performance.now(),
-  schedule: asyncScheduler.schedule.bind(asyncScheduler) as SchedulerLike['schedule'],
-};
+export const monotonicScheduler: SchedulerLike = timeoutScheduler(false);
 
-// monotonicScheduler's twin for background timers: same clock, but in Node
-// its timers are unref'd (browsers' timers are numbers and hold nothing).
-const backgroundTwin: SchedulerLike = {
-  now: monotonicScheduler.now,
-  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay?: number, state?: T): Subscription {
-    let handle: ReturnType<typeof setTimeout> | undefined;
-    const action = new Subscription(() => clearTimeout(handle)) as SchedulerAction<T>;
-    const run = (): void => {
-      handle = undefined;
-      work.call(action, state);
-      // Done unless the work rescheduled itself (a periodic timer does).
-      if (handle === undefined) action.unsubscribe();
-    };
-    // setTimeout reads an undefined delay as 0.
-    action.schedule = (next?: T, after?: number) => {
-      if (action.closed) return action;
-      clearTimeout(handle);
-      state = next;
-      handle = setTimeout(run, after);
-      (handle as { unref?: () => void }).unref?.();
-      return action;
-    };
-    return action.schedule(state, delay);
-  },
-};
+const backgroundTwin = timeoutScheduler(true);
 
 /**
  * The scheduler for a timer the client arms for itself, which nobody awaits:

@@ -1,8 +1,5 @@
-import type { Observable, SchedulerLike } from 'rxjs';
-import type { BillingFeature } from './engine/extensions';
-import type { RecoveredConsume } from './feature-types';
-
-export type { LocksLike, RecoveredConsume, ReloadSafeOptions, StorageLike, SyncOptions } from './feature-types';
+// The public types every part of the library shares; they import nothing, so nothing cycles through them.
+import type { BillingError } from './errors';
 
 /**
  * The quota as the spec's `UsageInfo`: what `getUsage()` resolves to, what
@@ -136,112 +133,12 @@ export type HeadersValue = Readonly<Record<string, string>> | Headers;
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 /**
- * Options of `createClient()`.
+ * How one consume ended: its result, or the error it failed with.
  *
  * @example
  * ```ts
- * const options: ClientOptions = {
- *   baseUrl: 'https://api.example.com',
- *   appKey: 'poster',
- *   headers: { Authorization: 'Bearer <token>' },
- * };
+ * const outcome: ConsumeOutcome = { ok: true, result: { freeRemaining: 2, isCredit: false, isBlacklisted: false } };
  * ```
  */
-export interface ClientOptions {
-  /** Absolute http(s) URL without credentials, query or fragment. */
-  readonly baseUrl: string;
-  /** Application key; the module value sent is `generator_<appKey>`. */
-  readonly appKey: string;
-  /**
-   * Added to every request; authentication goes here. A function is called
-   * before every attempt, retries included. Values never appear in an error,
-   * message or log.
-   */
-  readonly headers?: HeadersOption;
-  /**
-   * The function every request goes through; `cross-fetch` by default. It must
-   * honour `init.signal`: timeouts and `dispose()` abort through it.
-   */
-  readonly fetch?: FetchLike;
-  /** Every clock reading and timer of the client; a monotonic async scheduler by default. */
-  readonly scheduler?: SchedulerLike;
-  /** Per attempt, body included. Default 10000. */
-  readonly timeoutMs?: number;
-  /** Extra attempts for retryable failures. Default 2. */
-  readonly retries?: number;
-  /**
-   * Keeps the free period and unanswered consumes across reloads (`sessionStorage`
-   * is the usual choice: see docs/recipes/reload-safe.md). Off by default.
-   */
-  readonly storage?: BillingFeature<'storage'>;
-  /** Shares the free period and the latest usage between tabs of one origin (`tabSync()`). Off by default. */
-  readonly sync?: BillingFeature<'sync'>;
-  /**
-   * Names the storage keys and the tab channel; `generator_<appKey>` by default.
-   * Set it per user (e.g. to the user id) where several users share one browser.
-   */
-  readonly scope?: string;
-}
-
-/**
- * The billing module of the spec (`sdk.billing`), plus its observable views.
- *
- * @example
- * ```ts
- * const { billing } = createClient({ baseUrl, appKey: 'poster' });
- * await billing.getUsage();
- * if (billing.check().canProceed) await billing.consume();
- * ```
- */
-export interface BillingModule {
-  /** Fetches the quota (two GETs in parallel) and caches it. */
-  getUsage(options?: GetUsageOptions): Promise<UsageInfo>;
-  /** The cached quota, `null` before the first successful fetch. No request. */
-  getCachedUsage(): UsageInfo | null;
-  /** Synchronous decision from the cache; never charges, never requests. */
-  check(): BillingCheckResult;
-  /** Consumes one use: free period, else the backend charges free quota or credits. */
-  consume(options?: ConsumeOptions): Promise<BillingConsumeResult>;
-  /** Refreshes the cached credits balance. */
-  refreshCredits(): Promise<void>;
-  /** Calls back on every quota change (not on registration); returns the unsubscribe function. */
-  onChange(callback: (usage: UsageInfo) => void): () => void;
-  /** Latest `UsageInfo` replayed to each subscriber, then every change. */
-  readonly usage$: Observable<UsageInfo>;
-  /** Whole seconds left in the free period, once a second, then 0. */
-  readonly freePeriodRemaining$: Observable<number>;
-  /**
-   * Outcomes of consumes replayed from the `storage` journal at start, then
-   * completes; completes at once without `storage` or when nothing was pending.
-   */
-  readonly recovered$: Observable<RecoveredConsume>;
-  /** Cancels timers and requests, completes the observables; later calls fail with `disposed`. */
-  dispose(): void;
-}
-
-/**
- * The credits module: the balance operation `getUsage()` and `refreshCredits()` reuse.
- *
- * @example
- * ```ts
- * const balance: number = await client.credits.getBalance();
- * ```
- */
-export interface CreditsModule {
-  /** The credits balance call (`GET /ai/v1/credit/getBalance`); concurrent calls share one request. */
-  getBalance(): Promise<number>;
-}
-
-/**
- * What `createClient()` returns.
- *
- * @example
- * ```ts
- * const client: Client = createClient({ baseUrl, appKey: 'poster' });
- * client.billing.usage$.subscribe(render);
- * ```
- */
-export interface Client {
-  readonly billing: BillingModule;
-  readonly credits: CreditsModule;
-}
+export type ConsumeOutcome =
+  { readonly ok: true; readonly result: BillingConsumeResult } | { readonly ok: false; readonly error: BillingError };

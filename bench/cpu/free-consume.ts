@@ -1,5 +1,5 @@
 import { createClient } from '../../lib/client';
-import type { Client } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
 import { FakeBackend, quota } from '../../spec/helpers/fake-backend';
 import { VirtualClock } from '../../spec/helpers/virtual-clock';
 import { bytesPerAsyncCall } from '../harness/alloc';

@@ -2,7 +2,7 @@ import { Subject, lastValueFrom, take, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
 import { consumeWith } from '../../lib/consume-with';
 import { startReferenceBackend } from '../../lib/testing';
-import type { Client } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
 import { VirtualClock } from '../../spec/helpers/virtual-clock';
 import { minimumRequests, spreadTimes, type QuotaModel, type Script } from './minimum';
 

@@ -1,145 +1,163 @@
-import { EMPTY, catchError, concat, concatMap, defer, filter, ignoreElements, mergeMap, of, takeUntil } from 'rxjs';
-import type { Observable, SchedulerLike } from 'rxjs';
-import { decide } from '../core/decide';
+import { Observable, type Subscription } from 'rxjs';
+import type { BillingAction } from '../core/actions';
+import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { BillingError } from '../errors';
-import type { BillingApi, ConsumeAnswer } from '../transport/billing-api';
+import type { BillingApi } from '../transport/billing-api';
 import type { BillingConsumeResult } from '../types';
-import { aborted$, failWhen } from './abort';
-import type { ConsumeRequested, ConsumeSettled, EngineAction } from './engine-actions';
-import type { ConsumeJournal, EngineExtensions } from './extensions';
-import type { QuotaLoader } from './quota-loader';
+import type { Effect, EffectDeps, StateSource } from './effect';
+import type { Exclusive } from './feature';
+import { Reply } from './reply';
+import type { ConsumeRequest, LoadRequest } from './requests';
 
-/** What the consume effect needs from the outside world. */
-export interface ConsumeDeps {
+/** What the consume effect needs besides the clock. */
+export interface ConsumeDeps extends EffectDeps {
   readonly api: BillingApi;
-  readonly loader: QuotaLoader;
-  readonly scheduler: SchedulerLike;
+  readonly consumes$: Observable<ConsumeRequest>;
+  /** Asks the quota effect for a load (the balance refresh after a credit charge). */
+  readonly load: (request: LoadRequest) => void;
   readonly nextSeq: () => number;
-  readonly exclusive?: EngineExtensions['exclusive'];
+  /** A fresh idempotency key, made only for a consume that sends a POST. */
+  readonly newId: () => string;
+  readonly exclusive?: Exclusive;
   /** Records a consume before its POST goes out; the engine clears it once the caller has the outcome. */
-  readonly journal?: Pick<ConsumeJournal, 'add'>;
+  readonly journal?: (externalId: string) => void;
 }
 
-type StateSource = { readonly state: BillingState };
-
-function settle(request: ConsumeRequested, result: BillingConsumeResult): ConsumeSettled {
-  return { type: 'consume/settled', id: request.id, outcome: { ok: true, result } };
+/** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
+export function unchargedResult(state: BillingState, isBlacklisted = false): BillingConsumeResult {
+  return { freeRemaining: state.quota?.freeRemaining ?? 0, isCredit: false, isBlacklisted };
 }
 
-function reject(request: ConsumeRequested, error: unknown): ConsumeSettled {
-  const known = error instanceof BillingError ? error : new BillingError('network', 'Unexpected failure of consume');
-  return {
-    type: 'consume/settled',
-    id: request.id,
-    outcome: { ok: false, error: known.withExternalId(request.externalId) },
-  };
+function free(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): boolean {
+  return !request.replay && inFreePeriod(state$.value, deps.scheduler.now());
 }
 
-function cachedFree(store: StateSource): number {
-  return store.state.quota?.freeRemaining ?? 0;
+// The charge stands: a failed refresh must not fail the consume, and an abort only cuts the refresh short.
+function refreshThenResolve(request: ConsumeRequest, result: BillingConsumeResult, deps: ConsumeDeps): Reply<number> {
+  const refresh = new Reply<number>();
+  deps.load({ kind: 'balance', fresh: true, reply: refresh });
+  const resolve = () => request.resolve(result);
+  refresh.promise.then(resolve, resolve);
+  return refresh;
 }
 
-function afterAnswer(
-  answer: ConsumeAnswer,
-  request: ConsumeRequested,
-  { seq, sentAt }: { readonly seq: number; readonly sentAt: number },
-  store: StateSource,
-  deps: ConsumeDeps,
-): Observable<EngineAction> {
-  switch (answer.kind) {
-    case 'blacklisted':
-      return of(settle(request, { freeRemaining: cachedFree(store), isCredit: false, isBlacklisted: true }));
-    case 'insufficient': {
-      const error = new BillingError('insufficient_credits', 'Not enough credits for this operation', {
-        backendCode: 20101,
-      });
-      return of({ type: 'consume/insufficient', seq, sentAt } as const, reject(request, error));
+// Decide when the turn comes, then POST: an earlier consume may have started a free period.
+function work(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): Observable<BillingAction> {
+  return new Observable<BillingAction>((out) => {
+    if (request.signal?.aborted === true) {
+      request.reject(new BillingError('aborted', 'consume() was aborted before any request was sent'));
+      return out.complete();
     }
-    case 'charged': {
-      const { freeRemaining, isCredit } = answer;
-      const now = deps.scheduler.now();
-      const result: BillingConsumeResult = { freeRemaining, isCredit, isBlacklisted: false };
-      // The charge happened: a failed refresh must not fail the consume, and an abort only cuts the refresh short.
-      const refresh$ = isCredit
-        ? deps.loader.balance(true).pipe(
-            ignoreElements(),
-            catchError(() => EMPTY),
-            takeUntil(aborted$(request.signal)),
-          )
-        : EMPTY;
-      return concat(
-        of(
-          { type: 'consume/charged', seq, now, freeRemaining, isCredit, sentAt } as const,
-          { type: 'consume/answered', id: request.id, result } as const,
-        ),
-        refresh$,
-        of(settle(request, result)),
-      );
+    if (free(request, state$, deps)) {
+      request.resolve(unchargedResult(state$.value));
+      return out.complete();
     }
-  }
-}
-
-function inFreePeriod(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): boolean {
-  return request.replay !== true && decide(store.state, deps.scheduler.now()).reason === 'free_period';
-}
-
-function freeOfCharge(request: ConsumeRequested, store: StateSource): Observable<EngineAction> {
-  return of(settle(request, { freeRemaining: cachedFree(store), isCredit: false, isBlacklisted: false }));
-}
-
-function post(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): Observable<EngineAction> {
-  const { externalId } = request;
-  // Numbered per attempt: a retry's answer is newer than a GET sent before the retry.
-  let seq = 0;
-  let sentAt = 0;
-  // Journaled before the POST; a page that dies before the caller hears the
-  // outcome leaves the entry for the next start to replay with the same id.
-  deps.journal?.add(externalId);
-  const stamp = () => {
-    seq = deps.nextSeq();
-    sentAt = deps.scheduler.now();
-  };
-  return deps.api.consume$(externalId, stamp).pipe(
-    failWhen(
-      aborted$(request.signal),
-      () => new BillingError('aborted', 'consume() was aborted after the request was sent'),
-    ),
-    mergeMap((answer) => afterAnswer(answer, request, { seq, sentAt }, store, deps)),
-    catchError((error: unknown) => of(reject(request, error))),
-  );
-}
-
-function decideAndPost(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): Observable<EngineAction> {
-  if (request.signal?.aborted === true) {
-    return of(reject(request, new BillingError('aborted', 'consume() was aborted before any request was sent')));
-  }
-  // Decided now, not when called: an earlier consume in the queue may have started a free period.
-  return inFreePeriod(request, store, deps) ? freeOfCharge(request, store) : post(request, store, deps);
-}
-
-function runConsume(request: ConsumeRequested, store: StateSource, deps: ConsumeDeps): Observable<EngineAction> {
-  return defer(() => {
-    const local$ = defer(() => decideAndPost(request, store, deps));
-    if (deps.exclusive === undefined || request.signal?.aborted === true || inFreePeriod(request, store, deps)) {
-      return local$;
-    }
-    // Decided again once the tab lock is held: another tab's charge may have started a free period meanwhile.
-    return deps.exclusive(local$);
+    const externalId = (request.externalId ??= deps.newId());
+    // Journaled before the POST: a page that dies before the caller hears the outcome leaves it to replay.
+    deps.journal?.(externalId);
+    let seq = 0;
+    let sentAt = 0;
+    let refresh: Reply<number> | null = null;
+    const onSend = () => {
+      seq = deps.nextSeq();
+      sentAt = deps.scheduler.now();
+    };
+    const post = deps.api.consume$(externalId, onSend).subscribe({
+      next: (answer) => {
+        if (answer.kind === 'blacklisted') {
+          request.resolve(unchargedResult(state$.value, true));
+        } else if (answer.kind === 'insufficient') {
+          out.next({ type: 'consume/insufficient', seq, sentAt });
+          request.reject(
+            new BillingError('insufficient_credits', 'Not enough credits for this operation', { backendCode: 20101 }),
+          );
+        } else {
+          const { freeRemaining, isCredit } = answer;
+          const result: BillingConsumeResult = { freeRemaining, isCredit, isBlacklisted: false };
+          request.charged = result;
+          out.next({ type: 'consume/charged', seq, now: deps.scheduler.now(), freeRemaining, isCredit, sentAt });
+          if (isCredit && !request.settled) {
+            refresh = refreshThenResolve(request, result, deps);
+            refresh.promise.then(
+              () => out.complete(),
+              () => out.complete(),
+            );
+            return;
+          }
+          request.resolve(result);
+        }
+        out.complete();
+      },
+      error: (error: unknown) => {
+        request.reject(error);
+        out.complete();
+      },
+    });
+    return () => {
+      post.unsubscribe();
+      if (refresh !== null && !refresh.settled) refresh.cancel?.();
+    };
   });
 }
 
 /**
- * Consume requests from the action stream, one at a time in call order, each
- * ending in facts for the reducer and exactly one `consume/settled`.
+ * Consume requests, one at a time in call order: each ends in facts for the
+ * reducer and its own reply settled. An aborted or disposed request stops its
+ * work (`cancel`), and the next one starts.
  */
-export function consumeEffect(
-  action$: Observable<EngineAction>,
-  store: StateSource,
-  deps: ConsumeDeps,
-): Observable<EngineAction> {
-  return action$.pipe(
-    filter((action): action is ConsumeRequested => action.type === 'consume/requested'),
-    concatMap((request) => runConsume(request, store, deps)),
-  );
-}
+export const consumeEffect: Effect<ConsumeDeps> = (_action$, state$, deps) =>
+  new Observable<BillingAction>((out) => {
+    const queue: ConsumeRequest[] = [];
+    let running: Subscription | null = null;
+    let busy = false;
+    let draining = false;
+    const start = (request: ConsumeRequest) => {
+      busy = true;
+      let finished = false;
+      const finish = () => {
+        if (finished) return;
+        finished = true;
+        request.cancel = null;
+        running = null;
+        busy = false;
+        drain();
+      };
+      const lock = deps.exclusive !== undefined && request.signal?.aborted !== true && !free(request, state$, deps);
+      const work$ = work(request, state$, deps);
+      // Decided again once the tab lock is held: another tab's charge may have started a free period.
+      const subscription = (lock ? (deps.exclusive as Exclusive)(work$) : work$).subscribe({
+        next: (action) => out.next(action),
+        error: (error: unknown) => {
+          request.reject(error);
+          finish();
+        },
+        complete: finish,
+      });
+      if (finished) return;
+      running = subscription;
+      request.cancel = () => {
+        subscription.unsubscribe();
+        finish();
+      };
+    };
+    // A loop, not recursion: thousands of consumes settled at once must not grow the stack.
+    const drain = () => {
+      if (draining) return;
+      draining = true;
+      while (!busy && queue.length > 0) {
+        const request = queue.shift() as ConsumeRequest;
+        if (!request.settled) start(request);
+      }
+      draining = false;
+    };
+    const subscription = deps.consumes$.subscribe((request) => {
+      queue.push(request);
+      drain();
+    });
+    return () => {
+      subscription.unsubscribe();
+      (running as Subscription | null)?.unsubscribe();
+      queue.length = 0;
+    };
+  });

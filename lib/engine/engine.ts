@@ -1,217 +1,215 @@
-import {
-  ReplaySubject,
-  Subject,
-  firstValueFrom,
-  merge,
-  of,
-  take,
-  takeUntil,
-  type Observable,
-  type SchedulerLike,
-} from 'rxjs';
-import { v4 as uuidv4 } from 'uuid';
+import { Subject, Subscription, type Observable, type SchedulerLike } from 'rxjs';
+import type { BillingAction } from '../core/actions';
 import { decide } from '../core/decide';
 import { toUsageInfo } from '../core/usage-view';
 import { BillingError } from '../errors';
+import type { RecoveredConsume } from '../feature-types';
 import type { BillingApi } from '../transport/billing-api';
-import type {
-  BillingCheckResult,
-  BillingConsumeResult,
-  ConsumeOptions,
-  GetUsageOptions,
-  RecoveredConsume,
-  UsageInfo,
-} from '../types';
-import { aborted$, failWhen } from './abort';
-import { consumeEffect } from './consume-effect';
-import { consumeReply } from './consume-reply';
-import { isFact, type ConsumeOutcome, type EngineAction } from './engine-actions';
-import type { ConsumeJournal, EngineExtensions, PluginContext } from './extensions';
+import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsageOptions, UsageInfo } from '../types';
+import { signalOf } from './call-options';
+import { consumeEffect, unchargedResult } from './consume-effect';
+import type { Effect } from './effect';
+import type { FeatureParts } from './feature';
 import { freePeriodEffect } from './free-period-effect';
-import { createQuotaLoader, type QuotaLoader } from './quota-loader';
+import { quotaEffect } from './quota-effect';
+import { Replays } from './replay';
+import { Reply } from './reply';
+import { ConsumeRequest, type LoadRequest } from './requests';
 import { Store } from './store';
-import { freePeriodRemainingView, usageChanges, usageView } from './views';
 import { validateExternalId } from './validate-external-id';
+import { UsageView, freePeriodRemainingView } from './views';
+
+/** What the engine is built from: the transport, the clock, an id maker and the opt-in features' parts. */
+export interface EngineSetup {
+  readonly api: BillingApi;
+  readonly scheduler: SchedulerLike;
+  readonly newId: () => string;
+  readonly features: readonly FeatureParts[];
+}
+
+const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
 
 /**
- * Wires the store, the action stream and the effects, and offers the
- * operations the public facade exposes. One engine per client.
+ * Wires the store, the fact stream, the two request streams and the effects,
+ * and offers the operations the public facade exposes. One engine per client.
  */
 export class Engine {
   readonly store = new Store();
-  private readonly action$ = new Subject<EngineAction>();
-  // Replays to late subscribers, so anything started after dispose fails at once.
-  private readonly disposed$ = new ReplaySubject<void>(1);
-  private readonly recovered = new ReplaySubject<RecoveredConsume>();
-  private readonly loader: QuotaLoader;
-  private seq = 0;
-  private requestId = 0;
+  private readonly action$ = new Subject<BillingAction>();
+  private readonly consumes = new Subject<ConsumeRequest>();
+  private readonly loads = new Subject<LoadRequest>();
+  private readonly effects = new Subscription();
+  // Every reply not yet settled, so dispose settles each one.
+  private readonly live = new Set<Reply<unknown>>();
+  private readonly view: UsageView;
+  private readonly replays = new Replays();
+  private readonly forget: (externalId: string | undefined) => void;
   private disposed = false;
-  private readonly journal: ConsumeJournal | undefined;
-  // Ids this client journaled and has not yet reported, so only those are cleared from storage.
-  private readonly journaled = new Set<string>();
-  // Settles each pending consume when the client is disposed.
-  private readonly settleOnDispose = new Set<() => void>();
-  // Replays whose outcome recovered$ has yet to deliver.
-  private replaying = 0;
+  // Consumes not yet settled: a free period answers at once only when none is queued.
+  private consuming = 0;
+  private freeReply: { readonly free: number; readonly promise: Promise<BillingConsumeResult> } | null = null;
   readonly usage$: Observable<UsageInfo>;
   readonly changes$: Observable<UsageInfo>;
   readonly freePeriodRemaining$: Observable<number>;
-  readonly recovered$: Observable<RecoveredConsume> = this.recovered.asObservable();
+  readonly recovered$: Observable<RecoveredConsume> = this.replays.recovered$;
 
-  constructor(
-    private readonly api: BillingApi,
-    private readonly scheduler: SchedulerLike,
-    extensions: EngineExtensions = {},
-  ) {
-    const nextSeq = () => ++this.seq;
-    this.loader = createQuotaLoader(
-      api,
-      (action) => this.dispatch(action),
-      nextSeq,
-      () => scheduler.now(),
-    );
-    const { exclusive, journal } = extensions;
-    this.journal = journal;
-    const record = journal && {
-      add: (externalId: string) => {
-        this.journaled.add(externalId);
-        journal.add(externalId);
-      },
-    };
-    const deps = { api, loader: this.loader, scheduler, nextSeq, exclusive, journal: record };
-    const context: PluginContext = {
-      action$: this.action$,
-      state$: this.store.state$,
-      store: this.store,
-      scheduler,
-    };
-    const plugins = (extensions.plugins ?? []).map((plugin) => plugin(context));
-    merge(consumeEffect(this.action$, this.store, deps), freePeriodEffect(this.store.state$, scheduler), ...plugins)
-      .pipe(failWhen(this.disposed$, () => this.disposedError()))
-      .subscribe({ next: (action) => this.dispatch(action), error: () => undefined });
-    this.usage$ = usageView(this.store.state$, scheduler);
-    this.changes$ = usageChanges(this.store.state$, scheduler);
-    // Its ticking inner timer outlives the store's completion, so it is cut explicitly.
-    this.freePeriodRemaining$ = freePeriodRemainingView(this.store.state$, scheduler).pipe(takeUntil(this.disposed$));
-    this.replay(journal?.pending() ?? of([]));
-  }
-
-  // Consumes an earlier page sent but never heard back from go out again with the same id;
-  // the backend's idempotency makes that at most one charge, and recovered$ tells the outcome.
-  // The journal may take a short while to learn which pages are alive; dispose cuts that wait.
-  private replay(pending$: Observable<readonly string[]>): void {
-    let heard = false;
-    // Without an answer (cut by dispose, or a journal that failed) nothing is replayed: recovered$ completes.
-    const none = () => heard || this.recovered.complete();
-    pending$.pipe(take(1), takeUntil(this.disposed$)).subscribe({
-      next: (externalIds) => {
-        heard = true;
-        this.replayAll(externalIds);
-      },
-      error: none,
-      complete: none,
+  constructor(private readonly setup: EngineSetup) {
+    const { api, scheduler, features } = setup;
+    const state$ = this.store.state$;
+    this.view = new UsageView(state$, scheduler);
+    this.usage$ = this.view.usage$;
+    this.changes$ = this.view.changes.asObservable();
+    this.freePeriodRemaining$ = freePeriodRemainingView(state$, scheduler);
+    state$.subscribe({
+      next: (state) => this.view.update(state, scheduler.now()),
+      complete: () => this.view.changes.complete(),
     });
-  }
-
-  private replayAll(externalIds: readonly string[]): void {
-    if (this.disposed) return;
-    this.replaying = externalIds.length;
-    if (this.replaying === 0) this.recovered.complete();
-    for (const externalId of externalIds) {
-      this.submit(externalId, undefined, true)
-        .then(
-          (result): ConsumeOutcome => ({ ok: true, result }),
-          (error: unknown): ConsumeOutcome => ({ ok: false, error: error as BillingError }),
-        )
-        .then((outcome) => {
-          this.recovered.next({ externalId, outcome });
-          if (--this.replaying === 0) this.recovered.complete();
-        });
+    const journal = features.find((parts) => parts.journal !== undefined)?.journal;
+    const journaled = new Set<string>();
+    // Only what this client journaled and has not yet reported is cleared from storage.
+    this.forget = (externalId) => {
+      if (externalId !== undefined && journaled.delete(externalId)) journal?.remove(externalId);
+    };
+    let seq = 0;
+    const deps = {
+      api,
+      scheduler,
+      nextSeq: () => ++seq,
+      newId: setup.newId,
+      consumes$: this.consumes,
+      loads$: this.loads,
+      load: (request: LoadRequest) => this.loads.next(request),
+      exclusive: features.find((parts) => parts.exclusive !== undefined)?.exclusive,
+      journal:
+        journal &&
+        ((externalId: string) => {
+          journaled.add(externalId);
+          journal.add(externalId);
+        }),
+    };
+    // Every effect, the features' included, attached here: each one's facts go to the store, then to action$.
+    const effects: Effect<typeof deps>[] = [
+      consumeEffect,
+      quotaEffect,
+      freePeriodEffect,
+      ...features.flatMap((parts) => parts.effects ?? []),
+    ];
+    for (const effect of effects) {
+      this.effects.add(effect(this.action$, state$, deps).subscribe((action) => this.dispatch(action)));
     }
+    const replaying = this.replays.start(journal, (externalId) => this.submit(externalId, undefined, true));
+    if (replaying !== undefined) this.effects.add(replaying);
   }
 
-  private dispatch(action: EngineAction): void {
-    if (isFact(action)) this.store.dispatch(action);
+  private dispatch(action: BillingAction): void {
+    this.store.dispatch(action);
     this.action$.next(action);
   }
 
-  private disposedError(): BillingError {
-    return new BillingError('disposed', 'This billing client has been disposed');
-  }
-
-  private guard<T>(source: Observable<T>, signal?: AbortSignal, aborted = 'The call was aborted'): Promise<T> {
-    if (this.disposed) return Promise.reject(this.disposedError());
-    return firstValueFrom(
-      source.pipe(
-        failWhen(aborted$(signal), () => new BillingError('aborted', aborted)),
-        failWhen(this.disposed$, () => this.disposedError()),
-      ),
+  private track<T>(reply: Reply<T>, signal: AbortSignal | undefined, aborted: () => void): void {
+    this.live.add(reply as Reply<unknown>);
+    if (signal === undefined) return;
+    if (signal.aborted) return aborted();
+    signal.addEventListener('abort', aborted);
+    reply.promise.then(
+      () => signal.removeEventListener('abort', aborted),
+      () => signal.removeEventListener('abort', aborted),
     );
   }
 
   assertLive(): void {
-    if (this.disposed) throw this.disposedError();
+    if (this.disposed) throw disposedError();
   }
 
   cached(): UsageInfo | null {
     this.assertLive();
-    return toUsageInfo(this.store.state, this.scheduler.now());
+    return toUsageInfo(this.store.state, this.setup.scheduler.now());
   }
 
   check(): BillingCheckResult {
     this.assertLive();
-    return decide(this.store.state, this.scheduler.now());
+    return decide(this.store.state, this.setup.scheduler.now());
   }
 
-  async getUsage(options: GetUsageOptions = {}): Promise<UsageInfo> {
-    await this.guard(this.loader.usage(), options.signal);
+  private load<T>(kind: LoadRequest['kind'], signal: AbortSignal | undefined): Promise<T> {
+    if (this.disposed) return Promise.reject(disposedError());
+    const reply = new Reply<T>((settled) => this.live.delete(settled as Reply<unknown>));
+    this.track(reply, signal, () => {
+      reply.reject(new BillingError('aborted', 'The call was aborted'));
+      reply.cancel?.();
+    });
+    if (!reply.settled) this.loads.next({ kind, fresh: false, reply } as unknown as LoadRequest);
+    return reply.promise;
+  }
+
+  async getUsage(options?: GetUsageOptions | null): Promise<UsageInfo> {
+    const signal = signalOf(options, 'getUsage');
+    if (signal instanceof BillingError) throw signal;
+    await this.load<void>('usage', signal);
     // The cache after applying, so an answer older than what it holds loses.
-    return toUsageInfo(this.store.state, this.scheduler.now()) as UsageInfo;
+    return toUsageInfo(this.store.state, this.setup.scheduler.now()) as UsageInfo;
   }
 
   balance(): Promise<number> {
-    return this.guard(this.loader.balance());
+    return this.load<number>('balance', undefined);
   }
 
-  consume(options: ConsumeOptions = {}): Promise<BillingConsumeResult> {
-    if (this.disposed) return Promise.reject(this.disposedError());
-    const invalid = validateExternalId(options.externalId);
+  consume(options?: ConsumeOptions | null): Promise<BillingConsumeResult> {
+    if (this.disposed) return Promise.reject(disposedError());
+    const signal = signalOf(options, 'consume');
+    if (signal instanceof BillingError) return Promise.reject(signal);
+    const externalId = options?.externalId;
+    const invalid = validateExternalId(externalId);
     if (invalid !== null) return Promise.reject(invalid);
-    return this.submit(options.externalId ?? uuidv4(), options.signal, false);
+    // A free period with nothing queued: answered at once, no request, no id, nothing built.
+    if (this.consuming === 0 && signal?.aborted !== true && this.check().reason === 'free_period') {
+      return this.freeOfCharge();
+    }
+    return this.submit(externalId, signal, false);
   }
 
-  private submit(externalId: string, signal: AbortSignal | undefined, replay: boolean): Promise<BillingConsumeResult> {
-    const id = ++this.requestId;
-    const reply = consumeReply({
-      id,
-      signal,
-      action$: this.action$,
-      onDispose: this.settleOnDispose,
-      disposedError: () => this.disposedError(),
-      settled: () => this.forget(externalId),
-    });
-    this.dispatch({ type: 'consume/requested', id, externalId, signal, replay });
-    return reply.catch((error: unknown) => {
-      throw error instanceof BillingError && error.externalId === undefined ? error.withExternalId(externalId) : error;
-    });
+  private freeOfCharge(): Promise<BillingConsumeResult> {
+    const free = this.store.state.quota?.freeRemaining ?? 0;
+    if (this.freeReply?.free !== free) {
+      const result = Object.freeze(unchargedResult(this.store.state));
+      this.freeReply = { free, promise: Promise.resolve(result) };
+    }
+    return this.freeReply.promise;
   }
 
-  // The caller has the outcome (or was told the client is gone): nothing is left to replay.
-  private forget(externalId: string): void {
-    if (this.journaled.delete(externalId)) this.journal?.remove(externalId);
+  private submit(externalId: string | undefined, signal: AbortSignal | undefined, replay: boolean) {
+    const request = new ConsumeRequest(externalId, signal, replay, (settled) => {
+      this.live.delete(settled as Reply<unknown>);
+      this.consuming--;
+      // The caller has the outcome (or was told the client is gone): nothing is left to replay.
+      this.forget(settled.externalId);
+    });
+    this.consuming++;
+    this.track(request, signal, () => {
+      // Until the backend has charged, an abort fails the call; after, the charge stands.
+      if (request.charged !== null) request.resolve(request.charged);
+      else request.reject(new BillingError('aborted', 'consume() was aborted'));
+      request.cancel?.();
+    });
+    if (!request.settled) this.consumes.next(request);
+    return request.promise;
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    // Pending consumes settle first (a charged one resolves); then effects unsubscribe, aborting
-    // requests and timers. recovered$ completes once the replays in flight have reported.
-    [...this.settleOnDispose].forEach((settle) => settle());
-    this.disposed$.next();
-    this.disposed$.complete();
-    if (this.replaying === 0) this.recovered.complete();
+    // Pending calls settle first (a charged consume resolves) and clear the journal, synchronously;
+    // then the effects go, aborting requests and timers and closing the features' channels.
+    for (const reply of [...this.live]) {
+      const charged = reply instanceof ConsumeRequest ? reply.charged : null;
+      if (charged !== null) reply.resolve(charged);
+      else reply.reject(disposedError());
+    }
+    this.effects.unsubscribe();
+    this.replays.stop();
     this.store.complete();
     this.action$.complete();
+    this.consumes.complete();
+    this.loads.complete();
   }
 }

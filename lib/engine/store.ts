@@ -1,7 +1,8 @@
-import { BehaviorSubject, type Observable } from 'rxjs';
+import { BehaviorSubject } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import { reduce } from '../core/reducer';
 import { initialState, type BillingState } from '../core/state';
+import type { StateSource } from './effect';
 
 /**
  * The quota store: a `BehaviorSubject` of the state, changed only by
@@ -9,14 +10,15 @@ import { initialState, type BillingState } from '../core/state';
  */
 export class Store {
   private readonly subject = new BehaviorSubject<BillingState>(initialState);
-  readonly state$: Observable<BillingState> = this.subject.asObservable();
+  /** Every state as it comes, and `value`, the current one. */
+  readonly state$: StateSource = this.subject;
 
   get state(): BillingState {
     return this.subject.value;
   }
 
   dispatch(action: BillingAction): void {
-    if (this.subject.closed) return;
+    if (this.subject.closed || this.subject.isStopped) return;
     const next = reduce(this.subject.value, action);
     // Unchanged state emits nothing, so views never see a no-op.
     if (next !== this.subject.value) this.subject.next(next);

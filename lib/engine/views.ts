@@ -1,30 +1,36 @@
-import { Observable, distinctUntilChanged, filter, map, of, skip, switchMap } from 'rxjs';
-import type { SchedulerAction, SchedulerLike } from 'rxjs';
+import { Observable, Subject, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
 import { freePeriodSeconds } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { sameUsage, toUsageInfo } from '../core/usage-view';
 import { inBackground } from '../scheduler';
 import type { UsageInfo } from '../types';
+import type { StateSource } from './effect';
 
-const isUsage = (usage: UsageInfo | null): usage is UsageInfo => usage !== null;
+/**
+ * `usage$` and `onChange`'s source. Each state change builds one `UsageInfo`,
+ * shared by every subscriber; nothing is emitted when no shown field changed.
+ */
+export class UsageView {
+  private current: UsageInfo | null = null;
+  /** Every change, never the value current at subscription. */
+  readonly changes = new Subject<UsageInfo>();
+  /** The current usage to each subscriber (measured now), then every change (contract 3.4). */
+  readonly usage$: Observable<UsageInfo>;
 
-/** `usage$`: the current usage to each subscriber, then every change (contract 3.4). */
-export function usageView(state$: Observable<BillingState>, scheduler: SchedulerLike): Observable<UsageInfo> {
-  return state$.pipe(
-    map((state) => toUsageInfo(state, scheduler.now())),
-    filter(isUsage),
-    distinctUntilChanged<UsageInfo>(sameUsage),
-  );
-}
+  constructor(state$: StateSource, scheduler: SchedulerLike) {
+    this.usage$ = new Observable<UsageInfo>((subscriber) => {
+      const now = this.changes.closed || this.changes.isStopped ? null : toUsageInfo(state$.value, scheduler.now());
+      if (now !== null) subscriber.next(now);
+      return this.changes.subscribe(subscriber);
+    });
+  }
 
-/** What `onChange` delivers: like `usage$`, but never the value current at registration. */
-export function usageChanges(state$: Observable<BillingState>, scheduler: SchedulerLike): Observable<UsageInfo> {
-  return state$.pipe(
-    map((state) => toUsageInfo(state, scheduler.now())),
-    distinctUntilChanged(sameUsage),
-    skip(1),
-    filter(isUsage),
-  );
+  update(state: BillingState, now: number): void {
+    const next = toUsageInfo(state, now);
+    if (next === null || sameUsage(next, this.current)) return;
+    this.current = next;
+    this.changes.next(next);
+  }
 }
 
 /**
@@ -33,22 +39,23 @@ export function usageChanges(state$: Observable<BillingState>, scheduler: Schedu
  * fractional delay, and a tick that lands just before a boundary would repeat
  * a value and let the next one skip. A late tick shows the true value.
  */
-function countdown(state: BillingState, scheduler: SchedulerLike): Observable<number> {
-  return new Observable<number>((subscriber) => {
-    const end = state.freePeriodEnd ?? 0;
-    let shown = freePeriodSeconds(state, scheduler.now());
-    subscriber.next(shown);
-    if (shown === 0) return subscriber.complete();
-    // At most a second: a clamped figure (a clock moved back) still counts down.
-    const untilNext = () => Math.min(1000, Math.max(0, Math.ceil(end - (shown - 1) * 1000 - scheduler.now())));
-    // A display ticker: in Node it must not keep the process alive.
-    return inBackground(scheduler).schedule(function tick(this: SchedulerAction<unknown>) {
-      shown = Math.min(shown - 1, freePeriodSeconds(state, scheduler.now()));
-      subscriber.next(shown);
-      if (shown > 0) this.schedule(undefined, untilNext());
-      else subscriber.complete();
-    }, untilNext());
-  });
+function countdown(
+  state: BillingState,
+  scheduler: SchedulerLike,
+  show: (seconds: number) => void,
+): Subscription | null {
+  const end = state.freePeriodEnd ?? 0;
+  let shown = freePeriodSeconds(state, scheduler.now());
+  show(shown);
+  if (shown === 0) return null;
+  // At most a second: a clamped figure (a clock moved back) still counts down.
+  const untilNext = () => Math.min(1000, Math.max(0, Math.ceil(end - (shown - 1) * 1000 - scheduler.now())));
+  // A display ticker: in Node it must not keep the process alive.
+  return inBackground(scheduler).schedule(function tick(this: SchedulerAction<unknown>) {
+    shown = Math.min(shown - 1, freePeriodSeconds(state, scheduler.now()));
+    show(shown);
+    if (shown > 0) this.schedule(undefined, untilNext());
+  }, untilNext());
 }
 
 /**
@@ -59,9 +66,31 @@ export function freePeriodRemainingView(
   state$: Observable<BillingState>,
   scheduler: SchedulerLike,
 ): Observable<number> {
-  return state$.pipe(
-    distinctUntilChanged((a, b) => a.freePeriodEnd === b.freePeriodEnd),
-    switchMap((state) => (state.freePeriodEnd === null ? of(0) : countdown(state, scheduler))),
-    distinctUntilChanged(),
-  );
+  return new Observable<number>((subscriber) => {
+    let end: number | null | undefined;
+    let shown = -1;
+    let ticking: Subscription | null = null;
+    const show = (seconds: number) => {
+      if (seconds === shown) return;
+      shown = seconds;
+      subscriber.next(seconds);
+    };
+    const subscription = state$.subscribe({
+      next: (state) => {
+        if (state.freePeriodEnd === end) return;
+        end = state.freePeriodEnd;
+        ticking?.unsubscribe();
+        ticking = countdown(state, scheduler, show);
+      },
+      // The store completes on dispose: the ticking timer goes with it.
+      complete: () => {
+        ticking?.unsubscribe();
+        subscriber.complete();
+      },
+    });
+    return () => {
+      subscription.unsubscribe();
+      ticking?.unsubscribe();
+    };
+  });
 }

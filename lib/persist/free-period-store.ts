@@ -1,6 +1,6 @@
 import { concat, defer, distinctUntilChanged, ignoreElements, map, of, tap, EMPTY } from 'rxjs';
 import type { BillingAction } from '../core/actions';
-import type { EnginePlugin } from '../engine/extensions';
+import type { Effect } from '../engine/effect';
 import type { SafeStorage } from './safe-storage';
 
 /**
@@ -8,8 +8,8 @@ import type { SafeStorage } from './safe-storage';
  * monotonic clock restarts with each page), and restores it at start as the
  * milliseconds left, which the reducer clamps to 0..30 s.
  */
-export function freePeriodStore(storage: SafeStorage, key: string, wallNow: () => number): EnginePlugin {
-  return ({ state$, scheduler }) => {
+export function freePeriodStore(storage: SafeStorage, key: string, wallNow: () => number): Effect {
+  return (_action$, state$, { scheduler }) => {
     const restore$ = defer(() => {
       const stored = Number(storage.get(key));
       if (!Number.isFinite(stored) || stored <= 0) return EMPTY;

@@ -1,6 +1,7 @@
 import { BillingError } from '../errors';
-import type { BillingFeature, ConsumeJournal, EnginePlugin, FeatureSetup } from '../engine/extensions';
-import type { LocksLike, ReloadSafeOptions, StorageLike } from '../types';
+import type { Effect } from '../engine/effect';
+import type { BillingFeature, ConsumeJournal, FeatureSetup } from '../engine/feature';
+import type { LocksLike, ReloadSafeOptions, StorageLike } from '../feature-types';
 import { freePeriodStore } from './free-period-store';
 import { storageJournal } from './journal';
 import { pageLiveness } from './page-liveness';
@@ -8,7 +9,7 @@ import { SafeStorage } from './safe-storage';
 
 /** What the `storage` option adds to the engine. */
 export interface Persistence {
-  readonly plugins: readonly EnginePlugin[];
+  readonly effects: readonly Effect[];
   readonly journal: ConsumeJournal;
 }
 
@@ -28,7 +29,7 @@ export function createPersistence(
   const prefix = `unified-billing:${setup.scope}`;
   const liveness = pageLiveness(setup.scope, locks, setup.scheduler);
   return {
-    plugins: [freePeriodStore(safe, `${prefix}:free-period-end`, setup.wallNow), liveness.plugin],
+    effects: [freePeriodStore(safe, `${prefix}:free-period-end`, setup.wallNow), liveness.effect],
     journal: storageJournal(safe, `${prefix}:pending-consumes`, setup.wallNow, liveness, perTab),
   };
 }
@@ -71,7 +72,7 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
       // sessionStorage belongs to one tab: what a copy of it holds of a live page is that page's.
       const perTab = options?.perTab ?? storage === (globalThis as { sessionStorage?: unknown }).sessionStorage;
       const persistence = createPersistence(storage, setup, locks === undefined ? defaultLocks() : locks, perTab);
-      return { plugins: persistence.plugins, journal: persistence.journal };
+      return { effects: persistence.effects, journal: persistence.journal };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { defer, map, type Observable } from 'rxjs';
-import type { ConsumeJournal } from '../engine/extensions';
+import type { ConsumeJournal } from '../engine/feature';
 import type { PageLiveness } from './page-liveness';
 import type { SafeStorage } from './safe-storage';
 
@@ -39,7 +39,7 @@ export function storageJournal(
   storage: SafeStorage,
   key: string,
   wallNow: () => number,
-  liveness: Omit<PageLiveness, 'plugin'>,
+  liveness: Omit<PageLiveness, 'effect'>,
   perTab = false,
 ): ConsumeJournal {
   const read = (): Entry[] => {

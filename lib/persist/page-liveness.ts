@@ -1,7 +1,7 @@
 import { EMPTY, Observable, catchError, from, map, merge, mergeMap, of, take, timer } from 'rxjs';
 import type { SchedulerLike } from 'rxjs';
-import type { EnginePlugin } from '../engine/extensions';
-import type { LocksLike } from '../types';
+import type { Effect } from '../engine/effect';
+import type { LocksLike } from '../feature-types';
 
 /** How long a starting client waits for the owners of journal entries to answer. */
 export const LIVENESS_CAP_MS = 500;
@@ -14,7 +14,7 @@ export interface PageLiveness {
   /** This client's page-instance id, written into its journal entries. */
   readonly id: string;
   /** Keeps this client findable (a held lock, answers to pings) while subscribed, i.e. for its life. */
-  readonly plugin: EnginePlugin;
+  readonly effect: Effect;
   /** Of `owners`, the live ones; within {@link LIVENESS_CAP_MS}, and none when it cannot tell. */
   alive(owners: ReadonlySet<string>): Observable<LiveOwners>;
   /** This client sends `externalId` (a journal entry it owns). */
@@ -124,7 +124,7 @@ export function pageLiveness(scope: string, locks: LocksLike | null, scheduler: 
 
   return {
     id,
-    plugin: () => merge(withLocks ? hold(locks as LocksLike, lockPrefix + id) : EMPTY, withChannel ? listen$ : EMPTY),
+    effect: () => merge(withLocks ? hold(locks as LocksLike, lockPrefix + id) : EMPTY, withChannel ? listen$ : EMPTY),
     alive: (owners) => {
       if (owners.size === 0) return of(new Map());
       if (withLocks) return byLocks(owners);

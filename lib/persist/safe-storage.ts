@@ -1,4 +1,4 @@
-import type { StorageLike } from '../types';
+import type { StorageLike } from '../feature-types';
 
 /**
  * A storage that never throws: the first failure of the given storage (Safari

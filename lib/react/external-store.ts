@@ -1,5 +1,6 @@
-import { merge, take, type Observable } from 'rxjs';
-import type { BillingCheckResult, BillingModule, UsageInfo } from '../types';
+import type { Observable } from 'rxjs';
+import type { BillingCheckResult, UsageInfo } from '../types';
+import type { BillingModule } from '../client-types';
 // Display equality is the same as onChange's: every field but the ticking countdown, which has its own store.
 import { sameUsage } from '../core/usage-view';
 
@@ -48,13 +49,14 @@ function orLast<T>(read: () => T, last: T): T {
   }
 }
 
-function store<T>(changes$: Observable<unknown>, read: (last: T) => T, initial: T): ExternalStore<T> {
+// Every source is subscribed on its own: two plain subscriptions, no combining operator in the bundle.
+function store<T>(sources: ReadonlyArray<Observable<unknown>>, read: (last: T) => T, initial: T): ExternalStore<T> {
   let last = initial;
   const getSnapshot = () => (last = read(last));
   return {
     subscribe: (onStoreChange) => {
-      const subscription = changes$.subscribe(() => onStoreChange());
-      return () => subscription.unsubscribe();
+      const subscriptions = sources.map((source$) => source$.subscribe(() => onStoreChange()));
+      return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
     },
     getSnapshot,
     getServerSnapshot: getSnapshot,
@@ -63,15 +65,15 @@ function store<T>(changes$: Observable<unknown>, read: (last: T) => T, initial: 
 
 function readNow<T>(source$: Observable<T>, last: T): T {
   let value = last;
-  // The client's observables replay their current value synchronously.
-  source$.pipe(take(1)).subscribe((current) => (value = current));
+  // The client's observables replay their current value synchronously; only that one is read.
+  source$.subscribe((current) => (value = current)).unsubscribe();
   return value;
 }
 
 function createStores(billing: BillingModule): BillingStores {
   return {
     usage: store<UsageInfo | null>(
-      billing.usage$,
+      [billing.usage$],
       (last) => {
         const fresh = orLast(() => billing.getCachedUsage(), last);
         return sameUsage(last, fresh) ? last : fresh;
@@ -80,11 +82,15 @@ function createStores(billing: BillingModule): BillingStores {
     ),
     // check() returns frozen shared objects, so its result is already a stable snapshot.
     check: store(
-      merge(billing.usage$, billing.freePeriodRemaining$),
+      [billing.usage$, billing.freePeriodRemaining$],
       (last) => orLast(() => billing.check(), last),
       INSUFFICIENT,
     ),
-    freePeriodRemaining: store(billing.freePeriodRemaining$, (last) => readNow(billing.freePeriodRemaining$, last), 0),
+    freePeriodRemaining: store(
+      [billing.freePeriodRemaining$],
+      (last) => readNow(billing.freePeriodRemaining$, last),
+      0,
+    ),
   };
 }
 

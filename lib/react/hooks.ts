@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import type { BillingCheckResult, BillingModule, UsageInfo } from '../types';
+import type { BillingCheckResult, UsageInfo } from '../types';
+import type { BillingModule } from '../client-types';
 import { billingStores, type ExternalStore } from './external-store';
 
 function useStore<T>(store: ExternalStore<T>): T {

@@ -1,13 +1,14 @@
-import type { BillingFeature, EngineExtensions, EnginePlugin } from '../engine/extensions';
-import type { LocksLike, SyncOptions } from '../types';
+import type { Effect } from '../engine/effect';
+import type { BillingFeature, Exclusive } from '../engine/feature';
+import type { LocksLike, SyncOptions } from '../feature-types';
 import { shareState } from './share-state';
 import { TabChannel } from './tab-channel';
 import { tabExclusive, type TabLockLimits } from './tab-lock';
 
 /** What the `sync` option adds to the engine. */
 export interface TabSync {
-  readonly plugin: EnginePlugin;
-  readonly exclusive: NonNullable<EngineExtensions['exclusive']>;
+  readonly effect: Effect;
+  readonly exclusive: Exclusive;
 }
 
 function defaultLocks(): LocksLike | null {
@@ -29,7 +30,7 @@ export function createTabSync(
   const channel = new TabChannel(name);
   const lockManager = locks === undefined ? defaultLocks() : locks;
   return {
-    plugin: shareState(channel, limits.wallNow, () => channel.close()),
+    effect: shareState(channel, limits.wallNow, () => channel.close()),
     exclusive: tabExclusive(channel, `${name}:consume`, lockManager, limits),
   };
 }
@@ -54,7 +55,7 @@ export function tabSync(options: SyncOptions = {}): BillingFeature<'sync'> {
       // Every attempt may take timeoutMs, and each backoff waits at most 8 s (30 s with Retry-After).
       const holdCapMs = timeoutMs * (retries + 1) + 30_000 * retries + 1_000;
       const sync = createTabSync(scope, options.locks, { scheduler, holdCapMs, wallNow });
-      return sync === null ? {} : { plugins: [sync.plugin], exclusive: sync.exclusive };
+      return sync === null ? {} : { effects: [sync.effect], exclusive: sync.exclusive };
     },
   };
 }

@@ -2,15 +2,14 @@ import { EMPTY, defer, filter, finalize, from, ignoreElements, merge, mergeMap, 
 import type { BillingAction } from '../core/actions';
 import { newestLedgerSeq } from '../core/balance-ledger';
 import type { BillingState } from '../core/state';
-import type { EngineAction } from '../engine/engine-actions';
-import type { EnginePlugin } from '../engine/extensions';
+import type { Effect } from '../engine/effect';
 import type { SyncMessage } from './messages';
 
 type StateMessage = Extract<SyncMessage, { kind: 'state' }>;
 import type { TabChannel } from './tab-channel';
 
 // Facts this tab learned itself; what came from other tabs is never echoed back.
-const LOCAL_FACTS: ReadonlySet<EngineAction['type']> = new Set([
+const LOCAL_FACTS: ReadonlySet<BillingAction['type']> = new Set([
   'usage/loaded',
   'balance/loaded',
   'consume/charged',
@@ -54,7 +53,7 @@ function askedAt(sentAt: number | undefined, clocks: Clocks): number {
 }
 
 // Dates each field group a local fact set, if the reducer applied it as the newest answer.
-function dateLocalFact(action: EngineAction, state: BillingState, ages: Ages, clocks: Clocks): void {
+function dateLocalFact(action: BillingAction, state: BillingState, ages: Ages, clocks: Clocks): void {
   if (!('seq' in action)) return;
   const sentAt = 'sentAt' in action ? action.sentAt : undefined;
   if (action.seq === state.freeSeq && action.type !== 'balance/loaded') {
@@ -100,13 +99,13 @@ function adopt(message: SyncMessage, clocks: Clocks, ages: Ages): BillingAction[
  * Shares this tab's quota and free period after each local fact, answers a
  * new tab's hello with them, and turns other tabs' state into actions.
  */
-export function shareState(channel: TabChannel, wallNow: () => number, onClose: () => void): EnginePlugin {
-  return ({ action$, store, scheduler }) => {
+export function shareState(channel: TabChannel, wallNow: () => number, onClose: () => void): Effect {
+  return (action$, state$, { scheduler }) => {
     const clocks: Clocks = { now: () => scheduler.now(), wallNow };
     const ages: Ages = { free: { at: null, from: null }, balance: { at: null, from: null } };
     // `always` for answers to a hello: an empty state still tells the new tab this one exists.
     const share = (always = false) => {
-      const state = store.state;
+      const state = state$.value;
       const remaining = remainingMs(state, clocks);
       if (always || state.quota !== null || remaining > 0) {
         const freePeriodEnd = remaining > 0 ? wallNow() + remaining : 0;
@@ -118,7 +117,7 @@ export function shareState(channel: TabChannel, wallNow: () => number, onClose: 
     const publish$ = action$.pipe(
       filter((action) => LOCAL_FACTS.has(action.type)),
       tap((action) => {
-        dateLocalFact(action, store.state, ages, clocks);
+        dateLocalFact(action, state$.value, ages, clocks);
         share();
       }),
       ignoreElements(),

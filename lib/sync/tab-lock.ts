@@ -16,7 +16,7 @@ import {
   timer,
 } from 'rxjs';
 import type { SchedulerLike } from 'rxjs';
-import type { LocksLike } from '../types';
+import type { LocksLike } from '../feature-types';
 import type { TabChannel } from './tab-channel';
 
 /** How long a claimant listens for competing claims before it takes the lock (no Web Locks). */

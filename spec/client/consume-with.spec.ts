@@ -1,5 +1,6 @@
 import { Subject } from 'rxjs';
-import { consumeWith, type ConsumeOutcome } from '../../lib/consume-with';
+import { consumeWith } from '../../lib/consume-with';
+import type { ConsumeOutcome } from '../../lib/types';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 

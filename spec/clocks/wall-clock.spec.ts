@@ -1,5 +1,5 @@
 import { createClient } from '../../lib/client';
-import type { Client } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
 import { FakeBackend, quota } from '../helpers/fake-backend';
 import { JumpyScheduler } from '../helpers/jumpy-scheduler';
 

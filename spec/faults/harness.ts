@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '../../lib/client';
 import type { ReferenceUser } from '../../lib/testing/types';
-import type { Client, ClientOptions, FetchLike } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
+import type { ClientOptions } from '../../lib/options';
+import type { FetchLike } from '../../lib/types';
 import { openBackend, type BackendKind } from '../helpers/backend-under-test';
 import { drive, trackingFetch } from '../helpers/drive';
 import { VirtualClock } from '../helpers/virtual-clock';

@@ -1,5 +1,6 @@
 import type { Fault, ReferenceUser } from '../../lib/testing/types';
-import type { ClientOptions, UsageInfo } from '../../lib/types';
+import type { ClientOptions } from '../../lib/options';
+import type { UsageInfo } from '../../lib/types';
 import type { BackendUnderTest } from '../helpers/backend-under-test';
 import type { Harness } from './harness';
 

@@ -1,5 +1,6 @@
 import { createClient } from '../../lib/client';
-import type { Client, ClientOptions } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
+import type { ClientOptions } from '../../lib/options';
 import { FakeBackend, quota, type FakeQuota } from './fake-backend';
 import { VirtualClock } from './virtual-clock';
 

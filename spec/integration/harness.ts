@@ -6,7 +6,9 @@ import {
   type ReferenceUser,
   type RequestRecord,
 } from '../../lib/testing';
-import type { Client, ClientOptions, FetchLike } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
+import type { ClientOptions } from '../../lib/options';
+import type { FetchLike } from '../../lib/types';
 import { driven, trackingFetch } from '../helpers/drive';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { makeUser } from '../testing/http-helpers';

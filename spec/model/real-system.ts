@@ -1,7 +1,8 @@
 import crossFetch from 'cross-fetch';
 import { createClient } from '../../lib/client';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
-import type { Client, FetchLike } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
+import type { FetchLike } from '../../lib/types';
 import { drive, trackingFetch } from '../helpers/drive';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { loggingFetch, type SentRequest } from '../helpers/wire-log';

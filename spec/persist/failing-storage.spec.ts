@@ -1,7 +1,7 @@
 import { firstValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
 import { reloadSafe } from '../../lib/persist';
-import type { Client } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
 import { BASE_URL } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
 import { VirtualClock } from '../helpers/virtual-clock';

@@ -1,7 +1,8 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
 import { reloadSafe } from '../../lib/persist';
-import type { Client, FetchLike } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
+import type { FetchLike } from '../../lib/types';
 import { BASE_URL, PATH } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
 import { settle, VirtualClock } from '../helpers/virtual-clock';

@@ -1,5 +1,7 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import type { Client, FetchLike, RecoveredConsume, StorageLike } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
+import type { FetchLike } from '../../lib/types';
+import type { RecoveredConsume, StorageLike } from '../../lib/feature-types';
 import { settle, type VirtualClock } from '../helpers/virtual-clock';
 
 /** A `localStorage` stand-in that survives "reloads" (clients created on it in turn), with a switch to make it throw. */

@@ -3,7 +3,7 @@ import { createClient } from '../../lib/client';
 import { reloadSafe } from '../../lib/persist';
 import { LIVENESS_CAP_MS } from '../../lib/persist/page-liveness';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
-import type { Client } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { crash, MemoryStorage } from './memory-storage';
 

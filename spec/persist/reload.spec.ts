@@ -1,7 +1,8 @@
 import { firstValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
 import { reloadSafe } from '../../lib/persist';
-import type { Client, RecoveredConsume } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
+import type { RecoveredConsume } from '../../lib/feature-types';
 import { BASE_URL, PATH } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
 import { VirtualClock, settle } from '../helpers/virtual-clock';

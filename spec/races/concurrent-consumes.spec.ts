@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { createClient } from '../../lib/client';
 import { ReferenceState } from '../../lib/testing/reference-state';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import type { Client } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
 import { recordFigures } from '../helpers/figures';
 import { scheduledFetch, type Handled } from '../helpers/scheduled-fetch';
 import { VirtualClock } from '../helpers/virtual-clock';

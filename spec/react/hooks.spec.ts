@@ -2,7 +2,7 @@ import { act, createElement as h, type ReactNode } from 'react';
 import type { Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { billingStores, useBillingCheck, useFreePeriodRemaining, useUsage } from '../../lib/react';
-import type { BillingModule } from '../../lib/types';
+import type { BillingModule } from '../../lib/client-types';
 import { cleanup, fixture } from '../helpers/client-fixture';
 import { installFakeDom } from './fake-dom';
 

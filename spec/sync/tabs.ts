@@ -1,7 +1,9 @@
 import { createClient } from '../../lib/client';
-import type { BillingFeature } from '../../lib/engine/extensions';
+import type { BillingFeature } from '../../lib/engine/feature';
 import { tabSync } from '../../lib/sync';
-import type { Client, ClientOptions, LocksLike } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
+import type { ClientOptions } from '../../lib/options';
+import type { LocksLike } from '../../lib/feature-types';
 import { BASE_URL } from '../helpers/client-fixture';
 import type { FakeBackend } from '../helpers/fake-backend';
 import { VirtualClock, settle } from '../helpers/virtual-clock';

@@ -1,7 +1,9 @@
 import crossFetch from 'cross-fetch';
 import nock from 'nock';
 import { createClient } from '../../lib/client';
-import type { Client, ClientOptions, FetchLike } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
+import type { ClientOptions } from '../../lib/options';
+import type { FetchLike } from '../../lib/types';
 import { driven, trackingFetch } from '../helpers/drive';
 import { VirtualClock } from '../helpers/virtual-clock';
 

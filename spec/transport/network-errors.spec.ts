@@ -6,7 +6,9 @@ import nock from 'nock';
 import { createClient } from '../../lib/client';
 import { BillingError } from '../../lib/errors';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
-import type { Client, ClientOptions, FetchLike } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
+import type { ClientOptions } from '../../lib/options';
+import type { FetchLike } from '../../lib/types';
 
 const TOKEN = 'tok-net-9c41d7e2b5';
 const clients: Client[] = [];

@@ -1,20 +1,8 @@
 import type { Observable, SchedulerLike } from 'rxjs';
-import type { BillingState } from '../core/state';
-import type { EngineAction } from './engine-actions';
+import type { Effect } from './effect';
 
-/** What a plugin effect sees of the engine: the action stream, the state, the clock. */
-export interface PluginContext {
-  readonly action$: Observable<EngineAction>;
-  readonly state$: Observable<BillingState>;
-  readonly store: { readonly state: BillingState };
-  readonly scheduler: SchedulerLike;
-}
-
-/**
- * An effect added by an opt-in feature (tab sync, storage). What it emits is
- * dispatched; it is unsubscribed on dispose, which is where it frees its handles.
- */
-export type EnginePlugin = (context: PluginContext) => Observable<EngineAction>;
+/** Runs a consume's decide-and-POST step while this tab holds the cross-tab consume lock. */
+export type Exclusive = <T>(work$: Observable<T>) => Observable<T>;
 
 /** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
 export interface ConsumeJournal {
@@ -30,11 +18,11 @@ export interface ConsumeJournal {
   pending(): Observable<readonly string[]>;
 }
 
-/** The opt-in features the engine is built with; all absent by default. */
-export interface EngineExtensions {
-  readonly plugins?: readonly EnginePlugin[];
-  /** Runs a consume's decide-and-POST step while this tab holds the cross-tab consume lock. */
-  readonly exclusive?: <T>(work$: Observable<T>) => Observable<T>;
+/** What an opt-in feature adds to the engine; each part is absent by default. */
+export interface FeatureParts {
+  /** Effects like the engine's own, merged with them. */
+  readonly effects?: readonly Effect[];
+  readonly exclusive?: Exclusive;
   readonly journal?: ConsumeJournal;
 }
 
@@ -68,5 +56,5 @@ export interface BillingFeature<Kind extends 'sync' | 'storage' = 'sync' | 'stor
    * Called once by `createClient` with the client's scope and clock.
    * @internal
    */
-  install(setup: FeatureSetup): EngineExtensions;
+  install(setup: FeatureSetup): FeatureParts;
 }

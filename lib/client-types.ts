@@ -1,0 +1,66 @@
+import type { Observable } from 'rxjs';
+import type { RecoveredConsume } from './feature-types';
+import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsageOptions, UsageInfo } from './types';
+
+/**
+ * The billing module of the spec (`sdk.billing`), plus its observable views.
+ *
+ * @example
+ * ```ts
+ * const { billing } = createClient({ baseUrl, appKey: 'poster' });
+ * await billing.getUsage();
+ * if (billing.check().canProceed) await billing.consume();
+ * ```
+ */
+export interface BillingModule {
+  /** Fetches the quota (two GETs in parallel) and caches it. */
+  getUsage(options?: GetUsageOptions): Promise<UsageInfo>;
+  /** The cached quota, `null` before the first successful fetch. No request. */
+  getCachedUsage(): UsageInfo | null;
+  /** Synchronous decision from the cache; never charges, never requests. */
+  check(): BillingCheckResult;
+  /** Consumes one use: free period, else the backend charges free quota or credits. */
+  consume(options?: ConsumeOptions): Promise<BillingConsumeResult>;
+  /** Refreshes the cached credits balance. */
+  refreshCredits(): Promise<void>;
+  /** Calls back on every quota change (not on registration); returns the unsubscribe function. */
+  onChange(callback: (usage: UsageInfo) => void): () => void;
+  /** Latest `UsageInfo` replayed to each subscriber, then every change. */
+  readonly usage$: Observable<UsageInfo>;
+  /** Whole seconds left in the free period, once a second, then 0. */
+  readonly freePeriodRemaining$: Observable<number>;
+  /**
+   * Outcomes of consumes replayed from the `storage` journal at start, then
+   * completes; completes at once without `storage` or when nothing was pending.
+   */
+  readonly recovered$: Observable<RecoveredConsume>;
+  /** Cancels timers and requests, completes the observables; later calls fail with `disposed`. */
+  dispose(): void;
+}
+
+/**
+ * The credits module: the balance operation `getUsage()` and `refreshCredits()` reuse.
+ *
+ * @example
+ * ```ts
+ * const balance: number = await client.credits.getBalance();
+ * ```
+ */
+export interface CreditsModule {
+  /** The credits balance call (`GET /ai/v1/credit/getBalance`); concurrent calls share one request. */
+  getBalance(): Promise<number>;
+}
+
+/**
+ * What `createClient()` returns.
+ *
+ * @example
+ * ```ts
+ * const client: Client = createClient({ baseUrl, appKey: 'poster' });
+ * client.billing.usage$.subscribe(render);
+ * ```
+ */
+export interface Client {
+  readonly billing: BillingModule;
+  readonly credits: CreditsModule;
+}

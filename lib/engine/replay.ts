@@ -1,0 +1,72 @@
+import { Observable, Subject, type Subscription } from 'rxjs';
+import type { BillingError } from '../errors';
+import type { RecoveredConsume } from '../feature-types';
+import type { BillingConsumeResult, ConsumeOutcome } from '../types';
+import type { ConsumeJournal } from './feature';
+
+/**
+ * Consumes an earlier page sent but never heard back from, sent again with the
+ * same id (the backend's idempotency makes that at most one charge), and
+ * `recovered$`, which replays each outcome to every subscriber, then completes.
+ */
+export class Replays {
+  private readonly outcomes: RecoveredConsume[] = [];
+  private readonly live = new Subject<RecoveredConsume>();
+  private done = false;
+  // Replays whose outcome is yet to be reported; -1 until the journal said which.
+  private inFlight = -1;
+  readonly recovered$ = new Observable<RecoveredConsume>((subscriber) => {
+    for (const outcome of this.outcomes) subscriber.next(outcome);
+    if (this.done) subscriber.complete();
+    else return this.live.subscribe(subscriber);
+    return undefined;
+  });
+
+  /** Starts the replays the journal names (none without one); the wait for it ends with `subscription`. */
+  start(
+    journal: ConsumeJournal | undefined,
+    submit: (externalId: string) => Promise<BillingConsumeResult>,
+  ): Subscription | undefined {
+    if (journal === undefined) return this.complete();
+    let heard = false;
+    // Without an answer (a journal that failed) nothing is replayed.
+    const none = () => heard || this.complete();
+    return journal.pending().subscribe({
+      next: (externalIds) => {
+        if (heard) return;
+        heard = true;
+        this.inFlight = externalIds.length;
+        if (externalIds.length === 0) this.complete();
+        for (const externalId of externalIds) {
+          submit(externalId)
+            .then(
+              (result): ConsumeOutcome => ({ ok: true, result }),
+              (error: unknown): ConsumeOutcome => ({ ok: false, error: error as BillingError }),
+            )
+            .then((outcome) => this.report({ externalId, outcome }));
+        }
+      },
+      error: none,
+      complete: none,
+    });
+  }
+
+  /** On dispose: completes now, or once the replays just settled have reported. */
+  stop(): void {
+    if (this.inFlight <= 0) this.complete();
+  }
+
+  private report(recovered: RecoveredConsume): void {
+    this.outcomes.push(recovered);
+    this.live.next(recovered);
+    if (--this.inFlight === 0) this.complete();
+  }
+
+  private complete(): undefined {
+    if (!this.done) {
+      this.done = true;
+      this.live.complete();
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The caller's side of one request on a request stream: the promise it
+ * awaits, settled once by whoever finishes first (the effect working on the
+ * request, an abort, `dispose()`); later settlements are no-ops.
+ */
+export class Reply<T> {
+  readonly promise: Promise<T>;
+  settled = false;
+  /** Set by the effect while it works on the request: stops that work. */
+  cancel: (() => void) | null = null;
+  private done!: (value: T) => void;
+  private failed!: (error: unknown) => void;
+
+  constructor(private readonly onSettled?: (reply: Reply<T>) => void) {
+    this.promise = new Promise<T>((resolve, reject) => {
+      this.done = resolve;
+      this.failed = reject;
+    });
+  }
+
+  resolve(value: T): void {
+    if (this.end()) this.done(value);
+  }
+
+  reject(error: unknown): void {
+    if (this.end()) this.failed(this.explain(error));
+  }
+
+  /** What the caller is told for `error`; a subclass adds what it knows. */
+  protected explain(error: unknown): unknown {
+    return error;
+  }
+
+  private end(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    this.onSettled?.(this);
+    return true;
+  }
+}
