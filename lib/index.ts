@@ -18,5 +18,6 @@ export type {
   GetUsageOptions,
   HeadersOption,
   HeadersValue,
+  QuotaFields,
   UsageInfo,
 } from './types';

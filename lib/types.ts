@@ -2,6 +2,24 @@
 import type { BillingError } from './errors';
 
 /**
+ * The quota fields as last learned from the backend: the two GETs' answers,
+ * kept current by each consume's answer.
+ *
+ * @example
+ * ```ts
+ * const { freeRemaining, creditsBalance }: QuotaFields = await client.billing.getUsage();
+ * ```
+ */
+export interface QuotaFields {
+  /** `is_enabled` of the free-quota response, reported as received. */
+  readonly isEnabled: boolean;
+  readonly freeRemaining: number;
+  readonly freeTotal: number;
+  readonly creditsPerUse: number;
+  readonly creditsBalance: number;
+}
+
+/**
  * The quota as the spec's `UsageInfo`: what `getUsage()` resolves to, what
  * `getCachedUsage()` returns and what `onChange` / `usage$` deliver.
  *
@@ -11,13 +29,7 @@ import type { BillingError } from './errors';
  * console.log(`${usage.freeRemaining}/${usage.freeTotal} free uses left`);
  * ```
  */
-export interface UsageInfo {
-  /** `is_enabled` of the free-quota response, reported as received. */
-  readonly isEnabled: boolean;
-  readonly freeRemaining: number;
-  readonly freeTotal: number;
-  readonly creditsPerUse: number;
-  readonly creditsBalance: number;
+export interface UsageInfo extends QuotaFields {
   readonly inFreePeriod: boolean;
   /** Whole seconds left in the free period (`ceil`), 0 when none is active. */
   readonly freePeriodRemaining: number;

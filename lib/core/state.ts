@@ -1,11 +1,7 @@
+import type { QuotaFields } from '../types';
+
 /** The quota as last learned from the backend, without the free-period fields. */
-export interface Quota {
-  readonly isEnabled: boolean;
-  readonly freeRemaining: number;
-  readonly freeTotal: number;
-  readonly creditsPerUse: number;
-  readonly creditsBalance: number;
-}
+export type Quota = QuotaFields;
 
 /**
  * Everything the client knows. `freePeriodEnd` is the spec's `_freePeriodEnd`,

@@ -1,17 +1,28 @@
-import type { UsageInfo } from '../types';
+import type { QuotaFields, UsageInfo } from '../types';
 import { freePeriodSeconds, inFreePeriod } from './decide';
 import type { BillingState } from './state';
+
+/** The quota fields, in one list: what the cache compares and the views show. */
+export const QUOTA_KEYS = [
+  'isEnabled',
+  'freeRemaining',
+  'freeTotal',
+  'creditsPerUse',
+  'creditsBalance',
+] as const satisfies ReadonlyArray<keyof QuotaFields>;
 
 /** The public `UsageInfo` of a state at `now`; `null` before the first fetch. */
 export function toUsageInfo(state: BillingState, now: number): UsageInfo | null {
   const quota = state.quota;
   if (quota === null) return null;
+  // Field by field: a quota from another tab's message must not bring keys of its own.
+  const { isEnabled, freeRemaining, freeTotal, creditsPerUse, creditsBalance } = quota;
   return {
-    isEnabled: quota.isEnabled,
-    freeRemaining: quota.freeRemaining,
-    freeTotal: quota.freeTotal,
-    creditsPerUse: quota.creditsPerUse,
-    creditsBalance: quota.creditsBalance,
+    isEnabled,
+    freeRemaining,
+    freeTotal,
+    creditsPerUse,
+    creditsBalance,
     inFreePeriod: inFreePeriod(state, now),
     freePeriodRemaining: freePeriodSeconds(state, now),
   };
@@ -20,12 +31,5 @@ export function toUsageInfo(state: BillingState, now: number): UsageInfo | null 
 /** Equal for `onChange` purposes: every field but the ticking `freePeriodRemaining`. */
 export function sameUsage(a: UsageInfo | null, b: UsageInfo | null): boolean {
   if (a === null || b === null) return a === b;
-  return (
-    a.isEnabled === b.isEnabled &&
-    a.freeRemaining === b.freeRemaining &&
-    a.freeTotal === b.freeTotal &&
-    a.creditsPerUse === b.creditsPerUse &&
-    a.creditsBalance === b.creditsBalance &&
-    a.inFreePeriod === b.inFreePeriod
-  );
+  return a.inFreePeriod === b.inFreePeriod && QUOTA_KEYS.every((key) => a[key] === b[key]);
 }

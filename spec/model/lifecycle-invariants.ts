@@ -235,7 +235,7 @@ export function stepViolations(world: World): string[] {
   return out;
 }
 
-function unknownOutcome(world: World, call: Call): boolean {
+function unknownOutcome(call: Call): boolean {
   const { outcome, externalId } = call;
   if (outcome === undefined || outcome.ok || externalId === undefined) return false;
   return (outcome.error as BillingError).externalId === externalId;
@@ -255,7 +255,7 @@ export function restViolations(world: World): string[] {
         (c) =>
           c.externalId === id &&
           c.outcome !== undefined &&
-          (c.outcome.ok ? charged(c.outcome.value) : unknownOutcome(world, c)),
+          (c.outcome.ok ? charged(c.outcome.value) : unknownOutcome(c)),
       ) ||
       world.recovered.some(
         ({ item }) =>
