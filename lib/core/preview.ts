@@ -1,0 +1,67 @@
+import type { BillingReason } from '../types';
+import { decide } from './decide';
+import type { BillingState } from './state';
+
+/**
+ * What the next `consume()` would do, from the cache, without a request: the
+ * verdict of `check()` plus its price and the quota it would leave.
+ *
+ * @example
+ * ```ts
+ * const { canProceed, cost, balanceAfter } = billing.preview();
+ * if (canProceed && cost) label.textContent = `This export costs ${cost} credits (→ ${balanceAfter})`;
+ * ```
+ */
+export interface BillingPreview {
+  readonly canProceed: boolean;
+  readonly reason: BillingReason;
+  /** Credits this use would take: 0 for `free_period`/`free_count`, `creditsPerUse` otherwise; `null` before the first fetch. */
+  readonly cost: number | null;
+  /** `freeRemaining` after this use; `null` before the first fetch. */
+  readonly freeAfter: number | null;
+  /** `creditsBalance` after this use (unchanged when it cannot proceed); `null` before the first fetch. */
+  readonly balanceAfter: number | null;
+}
+
+// Before the first fetch nothing is known but the verdict; a free period (one
+// charged before the cache was filled) is free whatever the quota says.
+const UNKNOWN: BillingPreview = Object.freeze({
+  canProceed: false,
+  reason: 'insufficient',
+  cost: null,
+  freeAfter: null,
+  balanceAfter: null,
+});
+const FREE_UNKNOWN: BillingPreview = Object.freeze({
+  canProceed: true,
+  reason: 'free_period',
+  cost: 0,
+  freeAfter: null,
+  balanceAfter: null,
+});
+
+/**
+ * The preview of the next use at `now` (scheduler ms): `decide()`'s verdict,
+ * so it never disagrees with `check()`, with what it would cost. Pure.
+ *
+ * @example
+ * ```ts
+ * const next = preview(store.state, scheduler.now());
+ * // { canProceed: true, reason: 'credits', cost: 10, freeAfter: 0, balanceAfter: 30 }
+ * ```
+ */
+export function preview(state: BillingState, now: number): BillingPreview {
+  const { canProceed, reason } = decide(state, now);
+  const quota = state.quota;
+  if (quota === null) return canProceed ? FREE_UNKNOWN : UNKNOWN;
+  const { freeRemaining, creditsBalance, creditsPerUse } = quota;
+  const paid = reason === 'credits' || reason === 'insufficient';
+  const cost = paid ? creditsPerUse : 0;
+  return Object.freeze({
+    canProceed,
+    reason,
+    cost,
+    freeAfter: reason === 'free_count' ? freeRemaining - 1 : freeRemaining,
+    balanceAfter: reason === 'credits' ? creditsBalance - cost : creditsBalance,
+  });
+}

@@ -1,0 +1,73 @@
+import { Subject, type Observable } from 'rxjs';
+import type { BillingEvent } from './billing-event';
+
+/**
+ * Where the engine sends {@link BillingEvent}s: to the `onEvent` option, then
+ * to the subscribers of `events$`.
+ *
+ * @example
+ * ```ts
+ * if (hub.active()) hub.emit({ type: 'usage:loaded', at: scheduler.now() });
+ * ```
+ */
+export interface EventHub {
+  /** Delivers one event; never throws, whatever a listener does. */
+  emit(event: BillingEvent): void;
+  /** Every event from now on, hot (no replay); completes with {@link EventHub.complete}. */
+  readonly events$: Observable<BillingEvent>;
+  /** Whether anyone listens: when false the engine need not build events at all. */
+  active(): boolean;
+  /** Ends delivery (on `dispose()`): `events$` completes, later emits do nothing. */
+  complete(): void;
+}
+
+/**
+ * The event hub of one client. A throwing `onEvent` is reported once on
+ * `console.error` (by the event's type and error code only) and never breaks
+ * billing; a throwing `events$` subscriber goes to RxJS's unhandled-error
+ * path like any subscriber's, and the others still get the event.
+ *
+ * @example
+ * ```ts
+ * const hub = createEventHub(options.onEvent);
+ * hub.events$.subscribe((event) => console.log(event.type));
+ * hub.emit({ type: 'freePeriod:started', at: scheduler.now() });
+ * ```
+ */
+export function createEventHub(onEvent?: (event: BillingEvent) => void): EventHub {
+  const subject = new Subject<BillingEvent>();
+  let reported = false;
+  let done = false;
+
+  const call = (event: BillingEvent): void => {
+    try {
+      (onEvent as (event: BillingEvent) => void)(event);
+    } catch (thrown) {
+      if (reported) return;
+      reported = true;
+      const error = 'error' in event ? event.error : undefined;
+      // The event's own error is named by its code only: logs leave the app.
+      console.error(
+        `unified-billing: the onEvent option threw on a "${event.type}" event${error ? ` (${error.code})` : ''};` +
+          ' billing goes on, and later throws of onEvent are not reported.',
+        thrown === error ? error?.code : thrown,
+      );
+    }
+  };
+
+  return {
+    events$: subject.asObservable(),
+    active: () => !done && (onEvent !== undefined || subject.observed),
+    emit(event) {
+      if (done) return;
+      // One object goes to every listener: frozen, so none can change it for the next.
+      Object.freeze(event);
+      if (onEvent) call(event);
+      subject.next(event);
+    },
+    complete() {
+      done = true;
+      subject.complete();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { SchedulerAction, SchedulerLike } from 'rxjs';
+import { BillingError } from '../errors';
+import { inBackground } from '../scheduler';
+
+/**
+ * The `refetch` option: when to fetch usage again by itself. Off by default.
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ baseUrl, appKey: 'poster', refetch: { onFocus: true, onOnline: true } });
+ * ```
+ */
+export interface RefetchOptions {
+  /** Refetch when the page becomes visible or the window gets focus. */
+  readonly onFocus?: boolean;
+  /** Refetch when the browser comes back online. */
+  readonly onOnline?: boolean;
+  /** Refetch every `intervalMs` on the scheduler (an integer, at least 1000). */
+  readonly intervalMs?: number;
+}
+
+interface Listenable {
+  addEventListener(type: string, listener: () => void): void;
+  removeEventListener(type: string, listener: () => void): void;
+}
+
+/** The part of the browser refetch listens to; the globals by default, none in Node. */
+export interface RefetchTarget {
+  readonly window?: Listenable | undefined;
+  readonly document?: (Listenable & { readonly visibilityState: string }) | undefined;
+  readonly navigator?: { readonly onLine?: boolean } | undefined;
+}
+
+// Focus and online together cause at most one refetch per this window.
+const THROTTLE_MS = 2_000;
+// setTimeout runs a longer delay at once: a refetch loop, not a slow poll.
+const MAX_DELAY_MS = 2_147_483_647;
+
+function invalid(message: string): never {
+  throw new BillingError('invalid_argument', `refetch${message}`);
+}
+
+/**
+ * Validates the `refetch` option: a copy, or `undefined` when it asks for
+ * nothing (so nothing is armed). Throws `invalid_argument` otherwise.
+ *
+ * @example
+ * ```ts
+ * const refetch = checkRefetch(options.refetch); // { onFocus: true } or undefined
+ * ```
+ */
+export function checkRefetch(value: unknown): RefetchOptions | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) invalid(' must be an object');
+  const { onFocus, onOnline, intervalMs } = value as Record<string, unknown>;
+  if (onFocus !== undefined && typeof onFocus !== 'boolean') invalid('.onFocus must be a boolean');
+  if (onOnline !== undefined && typeof onOnline !== 'boolean') invalid('.onOnline must be a boolean');
+  if (intervalMs !== undefined && !(Number.isInteger(intervalMs) && (intervalMs as number) >= 1000)) {
+    invalid('.intervalMs must be an integer of at least 1000');
+  }
+  if ((intervalMs as number) > MAX_DELAY_MS) invalid(`.intervalMs must be at most ${MAX_DELAY_MS}`);
+  const options = { onFocus, onOnline, intervalMs } as RefetchOptions;
+  return onFocus || onOnline || intervalMs ? options : undefined;
+}
+
+/**
+ * Arms the refetches `options` ask for and returns the teardown, which removes
+ * every listener and timer. `refetch` must not throw: it goes through
+ * `getUsage()`'s in-flight sharing and swallows its rejection (a throw would
+ * end the interval, as any throwing scheduler work does).
+ *
+ * @example
+ * ```ts
+ * const disarm = armRefetch(options, { refetch: () => void engine.usage().catch(noop), scheduler });
+ * // on dispose():
+ * disarm();
+ * ```
+ */
+export function armRefetch(
+  options: RefetchOptions,
+  deps: { readonly refetch: () => void; readonly scheduler: SchedulerLike; readonly target?: RefetchTarget },
+): () => void {
+  const { refetch, scheduler } = deps;
+  const g = globalThis as RefetchTarget;
+  const { window: win, document: doc, navigator: nav } = deps.target ?? g;
+  const teardowns: (() => void)[] = [];
+  let last = -Infinity;
+
+  const onSignal = (): void => {
+    const now = scheduler.now();
+    // Offline, a refetch can only fail; the `online` event will bring one.
+    if (now - last < THROTTLE_MS || nav?.onLine === false) return;
+    last = now;
+    refetch();
+  };
+  const listen = (on: Listenable | undefined, type: string, listener: () => void): void => {
+    if (!on) return;
+    on.addEventListener(type, listener);
+    teardowns.push(() => on.removeEventListener(type, listener));
+  };
+
+  if (options.onFocus) {
+    listen(win, 'focus', onSignal);
+    listen(doc, 'visibilitychange', () => doc?.visibilityState === 'visible' && onSignal());
+  }
+  if (options.onOnline) listen(win, 'online', onSignal);
+  const every = options.intervalMs;
+  if (every) {
+    const tick = function (this: SchedulerAction<undefined>): void {
+      this.schedule(undefined, every);
+      refetch();
+    };
+    const timer = inBackground(scheduler).schedule(tick, every);
+    teardowns.push(() => timer.unsubscribe());
+  }
+  return () => {
+    for (const teardown of teardowns.splice(0)) teardown();
+  };
+}

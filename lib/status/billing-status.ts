@@ -1,0 +1,146 @@
+import type { BillingError } from '../errors';
+
+/**
+ * What a UI needs to render the billing state honestly: `billing.getStatus()`
+ * and `billing.status$` (which replays the latest and emits on change).
+ *
+ * @example
+ * ```ts
+ * const { loaded, error } = billing.getStatus();
+ * if (!loaded) return error ? 'Could not load your quota' : 'Loading…'; // not "Refused"
+ * ```
+ */
+export interface BillingStatus {
+  /** Usage is cached (`getCachedUsage() !== null`). */
+  readonly loaded: boolean;
+  /** A usage fetch is in flight. */
+  readonly loading: boolean;
+  /** Scheduler ms of the last applied usage answer. */
+  readonly fetchedAt: number | null;
+  /** Consumes sent to the backend and not yet answered. */
+  readonly pending: number;
+  /** The last failed getUsage/refresh/consume; `null` after the next success of that call. */
+  readonly error: BillingError | null;
+}
+
+/** The calls whose failure {@link BillingStatus.error} shows. */
+export type StatusCall = 'usage' | 'refresh' | 'consume';
+
+/**
+ * What the engine tells the status. Each `usage/started` is followed by one
+ * `usage/loaded` or `usage/failed`; each `consume/sent` by one
+ * `consume/answered` (an answer, or the consume gave up). `usage/cached` is a
+ * usage answer this client did not fetch (another tab's, a restored one).
+ * Feed every rejection as its call's `failed` signal: the fold ignores the caller's own doing
+ * (`aborted`, `invalid_argument`, `disposed`) and reads `insufficient_credits`
+ * as an answer, a success of the call.
+ */
+export type StatusSignal =
+  | { readonly kind: 'usage/started' }
+  | { readonly kind: 'usage/loaded'; readonly at: number }
+  | { readonly kind: 'usage/cached'; readonly at: number }
+  | { readonly kind: 'usage/failed'; readonly error: BillingError }
+  | { readonly kind: 'refresh/ok' }
+  | { readonly kind: 'refresh/failed'; readonly error: BillingError }
+  | { readonly kind: 'consume/sent' }
+  | { readonly kind: 'consume/answered' }
+  | { readonly kind: 'consume/ok' }
+  | { readonly kind: 'consume/failed'; readonly error: BillingError };
+
+/** The fold's state: the public `view` and what it is derived from. */
+export interface StatusState {
+  readonly view: BillingStatus;
+  /** Usage fetches in flight. */
+  readonly fetches: number;
+  /** The call whose failure `view.error` is, so only its success clears it. */
+  readonly failed: StatusCall | null;
+}
+
+/**
+ * Before anything happened: not loaded, nothing in flight, no error.
+ *
+ * @example
+ * ```ts
+ * const status$ = new BehaviorSubject(initialStatus.view);
+ * ```
+ */
+export const initialStatus: StatusState = Object.freeze({
+  view: Object.freeze({ loaded: false, loading: false, fetchedAt: null, pending: 0, error: null }),
+  fetches: 0,
+  failed: null,
+});
+
+// Positional, so a signal that changes nothing (a free consume's `consume/ok`)
+// allocates nothing and returns the same state, hence the same view.
+function next(
+  state: StatusState,
+  fetches: number,
+  failed: StatusCall | null,
+  error: BillingError | null,
+  pending: number,
+  loaded: boolean,
+  fetchedAt: number | null,
+): StatusState {
+  const v = state.view;
+  const loading = fetches > 0;
+  const same =
+    v.loaded === loaded &&
+    v.loading === loading &&
+    v.fetchedAt === fetchedAt &&
+    v.pending === pending &&
+    v.error === error;
+  if (same && fetches === state.fetches && failed === state.failed) return state;
+  return { view: same ? v : Object.freeze({ loaded, loading, fetchedAt, pending, error }), fetches, failed };
+}
+
+// `err` null is a success of `call`: it clears the error only if that call
+// made it (getUsage also fetches the balance, so it clears a failed refresh).
+// insufficient_credits is an answer, a success; the caller's own doing is no error.
+function settle(state: StatusState, call: StatusCall, err: BillingError | null, fetches = state.fetches): StatusState {
+  const code = err?.code;
+  const ok = err === null || code === 'insufficient_credits';
+  const keep = ok || code === 'aborted' || code === 'invalid_argument' || code === 'disposed';
+  const clears = ok && (state.failed === call || (call === 'usage' && state.failed === 'refresh'));
+  const { pending, loaded, fetchedAt, error } = state.view;
+  if (clears) return next(state, fetches, null, null, pending, loaded, fetchedAt);
+  if (keep) return next(state, fetches, state.failed, error, pending, loaded, fetchedAt);
+  return next(state, fetches, call, err, pending, loaded, fetchedAt);
+}
+
+/**
+ * The pure fold of the status: the state after `signal`, the same object
+ * when nothing changed (so `status$` emits only on change).
+ *
+ * @example
+ * ```ts
+ * let state = nextStatus(initialStatus, { kind: 'usage/started' }); // view.loading: true
+ * state = nextStatus(state, { kind: 'usage/loaded', at: scheduler.now() }); // view.loaded: true
+ * ```
+ */
+export function nextStatus(state: StatusState, signal: StatusSignal): StatusState {
+  const { fetches, failed } = state;
+  const { loaded, fetchedAt, pending, error } = state.view;
+  const ended = Math.max(fetches - 1, 0);
+  switch (signal.kind) {
+    case 'usage/started':
+      return next(state, fetches + 1, failed, error, pending, loaded, fetchedAt);
+    case 'usage/loaded':
+      return settle(next(state, ended, failed, error, pending, true, signal.at), 'usage', null);
+    case 'usage/cached':
+      return next(state, fetches, failed, error, pending, true, signal.at);
+    case 'usage/failed':
+      return settle(state, 'usage', signal.error, ended);
+    case 'refresh/ok':
+      return settle(state, 'refresh', null);
+    case 'refresh/failed':
+      return settle(state, 'refresh', signal.error);
+    case 'consume/sent':
+      return next(state, fetches, failed, error, pending + 1, loaded, fetchedAt);
+    case 'consume/answered':
+      return next(state, fetches, failed, error, Math.max(pending - 1, 0), loaded, fetchedAt);
+    case 'consume/ok':
+      return settle(state, 'consume', null);
+    case 'consume/failed':
+      return settle(state, 'consume', signal.error);
+  }
+}
