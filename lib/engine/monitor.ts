@@ -1,0 +1,90 @@
+import { BehaviorSubject, type Observable, type SchedulerLike } from 'rxjs';
+import type { BillingState } from '../core/state';
+import type { BillingError } from '../errors';
+import type { BillingEvent } from '../events/billing-event';
+import { createEventHub } from '../events/event-hub';
+import { initialStatus, nextStatus, type BillingStatus, type StatusSignal } from '../status/billing-status';
+import type { BillingConsumeResult } from '../types';
+import type { ConsumeRequest } from './requests';
+
+/**
+ * What the engine tells about itself: the status (a pure fold of what the
+ * effects report, replayed by `status$`) and the events (built only while
+ * someone listens: the `onEvent` option or a subscriber of `events$`).
+ */
+export class Monitor {
+  private state = initialStatus;
+  private readonly status = new BehaviorSubject<BillingStatus>(initialStatus.view);
+  private readonly hub;
+  readonly status$: Observable<BillingStatus> = this.status.asObservable();
+  readonly events$: Observable<BillingEvent>;
+
+  constructor(
+    private readonly scheduler: SchedulerLike,
+    onEvent?: (event: BillingEvent) => void,
+  ) {
+    this.hub = createEventHub(onEvent);
+    this.events$ = this.hub.events$;
+  }
+
+  get current(): BillingStatus {
+    return this.state.view;
+  }
+
+  /** Whether an event would reach anyone: callers build none otherwise. */
+  get listening(): boolean {
+    return this.hub.active();
+  }
+
+  note(signal: StatusSignal): void {
+    const next = nextStatus(this.state, signal);
+    if (next === this.state) return;
+    const changed = next.view !== this.state.view;
+    this.state = next;
+    if (changed && !this.status.isStopped) this.status.next(next.view);
+  }
+
+  /** An event of `type` stamped with the scheduler's time; `fields` only when someone listens. */
+  emit(event: BillingEvent): void {
+    this.hub.emit(event);
+  }
+
+  now(): number {
+    return this.scheduler.now();
+  }
+
+  /** What a settled consume tells: its status signal, and its event if anyone listens. */
+  consumed(request: ConsumeRequest, ok: boolean, outcome: unknown): void {
+    const at = this.scheduler.now();
+    const externalId = request.externalId ?? null;
+    if (!ok) {
+      const error = outcome as BillingError;
+      this.note({ kind: 'consume/failed', error });
+      if (!this.listening) return;
+      if (error.code === 'insufficient_credits') this.emit({ type: 'consume:denied', at, externalId: externalId ?? '' });
+      else this.emit({ type: 'consume:failed', at, externalId, error });
+      return;
+    }
+    this.note({ kind: 'consume/ok' });
+    if (!this.listening) return;
+    const result = outcome as BillingConsumeResult;
+    if (result.isBlacklisted) this.emit({ type: 'consume:blacklisted', at, externalId: externalId ?? '' });
+    else if (request.charged !== null) this.emit({ type: 'consume:charged', at, externalId: externalId ?? '', isCredit: result.isCredit });
+    else this.emit({ type: 'consume:free', at, externalId });
+  }
+
+  /** Free-period and cache transitions of the store. */
+  stateChanged(previous: BillingState, state: BillingState): void {
+    if (previous.quota === null && state.quota !== null && !this.state.view.loaded) {
+      this.note({ kind: 'usage/cached', at: this.scheduler.now() });
+    }
+    if ((previous.freePeriodEnd === null) === (state.freePeriodEnd === null) || !this.listening) return;
+    const type = state.freePeriodEnd === null ? 'freePeriod:ended' : 'freePeriod:started';
+    this.emit({ type, at: this.scheduler.now() });
+  }
+
+  complete(): void {
+    this.status.complete();
+    this.hub.complete();
+  }
+}
