@@ -1,4 +1,7 @@
 import { cpus } from 'node:os';
+import { measureCreateClient } from './client/create-client';
+import { measureFanOut } from './client/fan-out';
+import { measureIdleClient } from './client/idle-client';
 import { measureCheck } from './cpu/check';
 import { measureFreeConsume, measureHeapGrowth } from './cpu/free-consume';
 import { measureEconomy } from './economy/sessions';
@@ -7,38 +10,25 @@ import { renderTable, type Row } from './harness/table';
 import { SIZE_GOALS } from './size/budgets';
 import { measureSize } from './size/measure-size';
 import { measureLayers } from './wire/breakdown';
-import { measureParallelism, measureWire, type Comparison } from './wire/overhead';
+import { measureParallelism, measureWire } from './wire/overhead';
+import { checkRows, clientRows, fanOutRows, freeConsumeRows, wireContext, wireGoalRows } from './rows';
 
 const MB = 1024 * 1024;
 
-function wireRows(figure: string, comparison: Comparison, goal: string, met: boolean | null): Row[] {
-  const { library, raw, ratio } = comparison;
-  return [
-    {
-      section: 'wire',
-      figure: `${figure}, median`,
-      value: round(library.median, 3),
-      unit: 'ms',
-      baseline: round(raw.median, 3),
-      ratio: round(ratio, 3),
-      goal,
-      met,
-    },
-    {
-      section: 'wire',
-      figure: `${figure}, p95`,
-      value: round(library.p95, 3),
-      unit: 'ms',
-      baseline: round(raw.p95, 3),
-      ratio: round(library.p95 / raw.p95, 3),
-      goal: '',
-      met: null,
-    },
-  ];
+/** What `--quick` changes: fewer iterations everywhere, for CI's smoke run. */
+export interface RunOptions {
+  readonly quick?: boolean;
 }
 
-/** Runs every figure of issue 5 in this one process and returns the rows of the table. */
-export async function runAll(root: string, log: (line: string) => void): Promise<Row[]> {
+/**
+ * Runs every figure of issues 5 and 11 in this one process and returns the rows
+ * of the table; `quick` takes fewer samples (figures noisier, same rows).
+ */
+export async function runAll(
+  root: string,
+  log: (line: string) => void,
+  { quick = false }: RunOptions = {},
+): Promise<Row[]> {
   const rows: Row[] = [];
   log('request economy...');
   for (const row of await measureEconomy()) {
@@ -98,69 +88,23 @@ export async function runAll(root: string, log: (line: string) => void): Promise
     },
   );
   log('check()...');
-  const check = await measureCheck();
-  rows.push(
-    {
-      section: 'check()',
-      figure: 'ops/s vs inline decision',
-      value: round(check.opsPerSec),
-      unit: 'op/s',
-      baseline: round(check.baselineOpsPerSec),
-      ratio: round(check.ratio, 3),
-      goal: '>= 0.50x',
-      met: check.ratio >= 0.5,
-    },
-    {
-      section: 'check()',
-      figure: 'heap bytes per call',
-      value: round(check.bytesPerCall, 1),
-      unit: 'B',
-      baseline: round(check.baselineBytesPerCall, 1),
-      goal: '<= baseline',
-      met: check.bytesPerCall <= check.baselineBytesPerCall,
-    },
-    {
-      section: 'check()',
-      figure: 'heap bytes per call, integer clock',
-      value: round(check.bytesPerCallIntegerClock, 1),
-      unit: 'B',
-      goal: '0',
-      met: check.bytesPerCallIntegerClock < 1,
-    },
-  );
+  rows.push(...checkRows(await measureCheck({ quick })));
   log('free-period consume()...');
-  const free = await measureFreeConsume();
-  rows.push(
-    {
-      section: 'consume() free',
-      figure: 'ops/s vs await of a resolved promise',
-      value: round(free.opsPerSec),
-      unit: 'op/s',
-      baseline: round(free.baselineOpsPerSec),
-      ratio: round(free.ratio, 4),
-      goal: '(reported)',
-      met: null,
-    },
-    {
-      section: 'consume() free',
-      figure: 'heap bytes per call',
-      value: round(free.bytesPerCall),
-      unit: 'B',
-      goal: '(reported)',
-      met: null,
-    },
-  );
+  rows.push(...freeConsumeRows(await measureFreeConsume({ quick })));
+  log('fan-out of one change to 10,000 usage$ subscribers...');
+  rows.push(...fanOutRows(await measureFanOut({ quick })));
+  log('createClient() and idle client heap...');
+  rows.push(...clientRows(await measureCreateClient({ quick }), await measureIdleClient({ quick })));
   log('over the wire (loopback, A/B alternated)...');
-  const wire = await measureWire();
+  const wire = await measureWire({ quick });
   rows.push(
-    ...wireRows('consume() vs raw POST', wire.consume, '<= 1.10x', wire.consume.ratio <= 1.1),
-    ...wireRows('getUsage() vs 2 raw GETs in parallel', wire.getUsage, '<= 1.10x', wire.getUsage.ratio <= 1.1),
-    ...wireRows('getUsage() vs 2 raw GETs in sequence', wire.getUsageVsSequential, '(loopback)', null),
+    ...wireGoalRows(wire.consume, wire.getUsage),
+    ...wireContext('getUsage() vs 2 raw GETs in sequence', wire.getUsageVsSequential, '(loopback)'),
   );
   log('parallelism with backend latency...');
-  const parallelism = await measureParallelism();
+  const parallelism = await measureParallelism({ quick });
   rows.push(
-    ...wireRows(
+    ...wireContext(
       `getUsage() vs 2 raw GETs in sequence, ${parallelism.latencyMs} ms latency`,
       parallelism.getUsage,
       '~0.5x',
@@ -168,7 +112,7 @@ export async function runAll(root: string, log: (line: string) => void): Promise
     ),
   );
   log("where a consume's time goes (layers)...");
-  const layers = await measureLayers();
+  const layers = await measureLayers({ quick });
   const rawMs = layers[0]?.medianMs ?? NaN;
   for (const layer of layers) {
     rows.push({
@@ -182,8 +126,9 @@ export async function runAll(root: string, log: (line: string) => void): Promise
       met: null,
     });
   }
-  log('heap growth over 1,000,000 free-period consumes...');
-  const heap = await measureHeapGrowth();
+  const consumes = quick ? 100_000 : 1_000_000;
+  log(`heap growth over ${consumes.toLocaleString('en-US')} free-period consumes...`);
+  const heap = await measureHeapGrowth(consumes);
   rows.push({
     section: 'idle',
     figure: `heap growth, ${heap.consumes.toLocaleString('en-US')} free consumes${heap.gcExposed ? '' : ' (no --expose-gc!)'}`,
@@ -208,19 +153,29 @@ export function machine(): { node: string; cpu: string; cores: number } {
   return { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length };
 }
 
-/** `npm run bench [-- --json]`. */
+/** `npm run bench [-- --json] [--quick]`. */
 export async function main(root: string, argv: readonly string[]): Promise<void> {
   const json = argv.includes('--json');
+  const quick = argv.includes('--quick');
   const started = performance.now();
-  const rows = await runAll(root, (line) => process.stderr.write(`${line}\n`));
+  const rows = await runAll(root, (line) => process.stderr.write(`${line}\n`), { quick });
   const seconds = round((performance.now() - started) / 1000, 1);
   const missed = rows.filter((row) => row.met === false).length;
   if (json) {
-    const report = { machine: machine(), seconds, rows, ...(missed > 0 ? { missedGoals: MISSED_GOALS } : {}) };
+    const report = {
+      machine: machine(),
+      seconds,
+      ...(quick ? { quick } : {}),
+      rows,
+      ...(missed > 0 ? { missedGoals: MISSED_GOALS } : {}),
+    };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     const { node, cpu, cores } = machine();
     const footer = missed > 0 ? `\n${missedGoalsFooter(missed)}\n` : '';
-    process.stdout.write(`Node ${node}, ${cpu} (${cores} cores), ${seconds} s\n\n${renderTable(rows)}\n${footer}`);
+    const sampling = quick ? ', --quick (fewer samples)' : '';
+    process.stdout.write(
+      `Node ${node}, ${cpu} (${cores} cores), ${seconds} s${sampling}\n\n${renderTable(rows)}\n${footer}`,
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { Subject, lastValueFrom, take, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
-import { consumeWith } from '../../lib/consume-with';
+import { consumeWith } from '../../lib/index';
 import { startReferenceBackend } from '../../lib/testing';
 import type { Client } from '../../lib/client-types';
 import { VirtualClock } from '../../spec/helpers/virtual-clock';

@@ -23,7 +23,9 @@ const fetchFn = crossFetch as FetchLike;
  * Where the time of a consume goes: the same POST sent through each layer,
  * from raw fetch to the public `consume()`, alternated like the A/B runs.
  */
-export async function measureLayers(iterations = 300, warmup = 50): Promise<Layer[]> {
+export async function measureLayers({ quick = false } = {}): Promise<Layer[]> {
+  const iterations = quick ? 30 : 300;
+  const warmup = quick ? 10 : 50;
   const backend = await startReferenceBackend({
     users: [
       { token: TOKEN, freeRemaining: 1_000_000_000, freeTotal: 1_000_000_000, creditsPerUse: 1, creditsBalance: 0 },

@@ -32,10 +32,15 @@ async function timed(call: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-// What a careful hand-written call does: send, read the body, parse it.
+// What a careful hand-written call does, with the library's headers: send,
+// check the status, read the body, parse it and check the envelope's code.
 async function raw(url: string, init: RequestInit): Promise<unknown> {
   const response = await fetchFn(url, init);
-  return JSON.parse(await response.text()) as unknown;
+  const text = await response.text();
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const envelope = JSON.parse(text) as { code?: unknown; data?: unknown };
+  if (envelope.code !== 0) throw new Error(`code ${String(envelope.code)}`);
+  return envelope.data;
 }
 
 function compare(library: number[], baseline: number[]): Comparison {
@@ -49,7 +54,9 @@ function compare(library: number[], baseline: number[]): Comparison {
  * send the same requests to the reference backend on loopback, alternated in
  * rotating order so drift and warm-up hit every side alike.
  */
-export async function measureWire(iterations = 400, warmup = 50): Promise<WireFigures> {
+export async function measureWire({ quick = false } = {}): Promise<WireFigures> {
+  const iterations = quick ? 40 : 400;
+  const warmup = quick ? 10 : 50;
   const backend = await startReferenceBackend({
     users: [
       { token: TOKEN, freeRemaining: 1_000_000_000, freeTotal: 1_000_000_000, creditsPerUse: 1, creditsBalance: 0 },
@@ -119,7 +126,9 @@ export interface ParallelismFigures {
  * server-side delay per request (the reference backend's `delay` fault) stands
  * in for network latency, which is what parallel requests save.
  */
-export async function measureParallelism(iterations = 20, latencyMs = 20): Promise<ParallelismFigures> {
+export async function measureParallelism({ quick = false } = {}): Promise<ParallelismFigures> {
+  const iterations = quick ? 4 : 20;
+  const latencyMs = 20;
   const backend = await startReferenceBackend({
     users: [{ token: TOKEN, freeRemaining: 1, freeTotal: 1, creditsPerUse: 1, creditsBalance: 0 }],
   });

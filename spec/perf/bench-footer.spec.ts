@@ -17,6 +17,9 @@ describe('npm run bench: where a NO row is explained', () => {
     const start = performanceDoc.indexOf(`\n## ${title}\n`);
     expect(start).toBeGreaterThan(0);
     const section = performanceDoc.slice(start);
-    for (const goal of ['Requests', 'check()', 'Wire overhead', 'Size', 'heap growth']) expect(section).toContain(goal);
+    const goals = ['Requests', 'check()', 'Wire overhead', 'Size', 'heap growth'];
+    // Issue 11's goals.
+    goals.push('Free-period consume()', 'Fan-out', 'idle client after getUsage()');
+    for (const goal of goals) expect(section).toContain(goal);
   });
 });
