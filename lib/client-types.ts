@@ -1,5 +1,8 @@
 import type { Observable } from 'rxjs';
+import type { BillingPreview } from './core/preview';
+import type { BillingEvent } from './events/billing-event';
 import type { RecoveredConsume } from './feature-types';
+import type { BillingStatus } from './status/billing-status';
 import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsageOptions, UsageInfo } from './types';
 
 /**
@@ -34,6 +37,18 @@ export interface BillingModule {
    * completes; completes at once without `storage` or when nothing was pending.
    */
   readonly recovered$: Observable<RecoveredConsume>;
+  /**
+   * Whether usage is loaded, loading, when it was fetched, how many consumes
+   * await an answer, and the last error: render "loading" rather than a
+   * refusal while `loaded` is false.
+   */
+  getStatus(): BillingStatus;
+  /** The status, replayed to each subscriber, then every change. */
+  readonly status$: Observable<BillingStatus>;
+  /** Every {@link BillingEvent} from subscription on (hot); building them costs nothing while nobody listens. */
+  readonly events$: Observable<BillingEvent>;
+  /** What the next consume would cost, from the cache and the same decision as `check()`; no request. */
+  preview(): BillingPreview;
   /** Cancels timers and requests, completes the observables; later calls fail with `disposed`. */
   dispose(): void;
 }

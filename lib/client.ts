@@ -1,11 +1,13 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Client, BillingModule } from './client-types';
 import { Engine } from './engine/engine';
+import { Monitor } from './engine/monitor';
 import type { FeatureParts } from './engine/feature';
 import { BillingError } from './errors';
 import { resolveOptions, type ClientOptions, type ResolvedOptions } from './options';
 import { defaultFetch } from './platform/default-fetch';
 import { randomId } from './platform/random-id';
+import { armRefetch } from './refetch/refetch';
 import { monotonicScheduler } from './scheduler';
 import { createBillingApi } from './transport/billing-api';
 import { defaultRetryPolicy } from './transport/retry-policy';
@@ -43,6 +45,7 @@ function featuresOf(resolved: ResolvedOptions, scheduler: SchedulerLike): Featur
 export function createClient(options: ClientOptions): Client {
   const resolved = resolveOptions(options);
   const scheduler = resolved.scheduler ?? monotonicScheduler;
+  const monitor = new Monitor(scheduler, resolved.onEvent);
   const api = createBillingApi(
     {
       baseUrl: resolved.baseUrl,
@@ -51,10 +54,19 @@ export function createClient(options: ClientOptions): Client {
       scheduler,
       timeoutMs: resolved.timeoutMs,
       policy: { ...defaultRetryPolicy, retries: resolved.retries },
+      onUnauthorized: resolved.onUnauthorized,
+      onRetry: ({ attempt, delayMs, path }) => {
+        if (monitor.listening) monitor.emit({ type: 'request:retry', at: scheduler.now(), attempt, delayMs, path });
+      },
     },
     resolved.appKey,
   );
-  const engine = new Engine({ api, scheduler, newId: randomId, features: featuresOf(resolved, scheduler) });
+  const engine = new Engine({ api, scheduler, newId: randomId, features: featuresOf(resolved, scheduler), monitor });
+  // Each refetch joins a usage fetch in flight, as getUsage() does; a failure shows in the status.
+  if (resolved.refetch !== undefined) {
+    const disarm = armRefetch(resolved.refetch, { refetch: () => void engine.getUsage().catch(() => undefined), scheduler });
+    engine.onDispose(disarm);
+  }
   const billing: BillingModule = {
     getUsage: (options) => engine.getUsage(options),
     getCachedUsage: () => engine.cached(),
@@ -72,6 +84,10 @@ export function createClient(options: ClientOptions): Client {
     usage$: engine.usage$,
     freePeriodRemaining$: engine.freePeriodRemaining$,
     recovered$: engine.recovered$,
+    getStatus: () => (engine.assertLive(), monitor.current),
+    status$: monitor.status$,
+    events$: monitor.events$,
+    preview: () => engine.preview(),
     dispose: () => engine.dispose(),
   };
   return { billing, credits: { getBalance: () => engine.balance() } };

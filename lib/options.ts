@@ -1,6 +1,8 @@
 import type { SchedulerLike } from 'rxjs';
 import { BillingError } from './errors';
 import type { BillingFeature } from './engine/feature';
+import type { BillingEvent } from './events/billing-event';
+import { checkRefetch, type RefetchOptions } from './refetch/refetch';
 import { checkedHeaders } from './transport/headers';
 import type { FetchLike, HeadersOption } from './types';
 
@@ -50,6 +52,20 @@ export interface ClientOptions {
    * Set it per user (e.g. to the user id) where several users share one browser.
    */
   readonly scope?: string;
+  /**
+   * Refetches usage when the page becomes visible or focused (`onFocus`),
+   * comes back online (`onOnline`), or every `intervalMs` (at least 1000).
+   * Off by default: nothing is listened to or armed without it.
+   */
+  readonly refetch?: RefetchOptions;
+  /** Hears every {@link BillingEvent}; a throwing listener is reported once and never breaks billing. */
+  readonly onEvent?: (event: BillingEvent) => void;
+  /**
+   * Called once on a 401 (shared by requests that hit it together); the
+   * request is then sent once more with freshly resolved `headers`, with the
+   * same `external_id` for a consume. A second 401 rejects `http` 401.
+   */
+  readonly onUnauthorized?: () => void | Promise<void>;
 }
 
 /** Options after validation and defaults. */
@@ -64,6 +80,9 @@ export interface ResolvedOptions {
   readonly storage: BillingFeature<'storage'> | undefined;
   readonly sync: BillingFeature<'sync'> | undefined;
   readonly scope: string;
+  readonly refetch: RefetchOptions | undefined;
+  readonly onEvent: ((event: BillingEvent) => void) | undefined;
+  readonly onUnauthorized: (() => void | Promise<void>) | undefined;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -121,6 +140,11 @@ function checkFeature<Kind extends 'sync' | 'storage'>(
   return value as BillingFeature<Kind>;
 }
 
+function checkCallback<T>(value: T | undefined, name: string): T | undefined {
+  if (value !== undefined && typeof value !== 'function') invalid(`${name} must be a function`);
+  return value;
+}
+
 function checkScope(scope: unknown, appKey: string): string {
   if (scope === undefined) return `generator_${appKey}`;
   if (typeof scope !== 'string' || scope === '' || scope.length > 200) invalid('scope must have 1 to 200 characters');
@@ -146,5 +170,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     storage: checkFeature(options.storage, 'storage', 'reloadSafe(storage)'),
     sync: checkFeature(options.sync, 'sync', 'tabSync()'),
     scope: checkScope(options.scope, appKey),
+    refetch: checkRefetch(options.refetch),
+    onEvent: checkCallback(options.onEvent, 'onEvent'),
+    onUnauthorized: checkCallback(options.onUnauthorized, 'onUnauthorized'),
   };
 }

@@ -7,6 +7,7 @@ import type { BillingApi } from '../transport/billing-api';
 import type { BillingConsumeResult } from '../types';
 import type { Effect, EffectDeps, StateSource } from './effect';
 import type { Exclusive } from './feature';
+import type { Monitor } from './monitor';
 import { Reply } from './reply';
 import type { ConsumeRequest, LoadRequest } from './requests';
 
@@ -22,12 +23,16 @@ export interface ConsumeDeps extends EffectDeps {
   readonly exclusive?: Exclusive;
   /** Records a consume before its POST goes out; the engine clears it once the caller has the outcome. */
   readonly journal?: (externalId: string) => void;
+  readonly monitor: Monitor;
 }
 
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
 export function unchargedResult(state: BillingState, isBlacklisted = false): BillingConsumeResult {
   return { freeRemaining: state.quota?.freeRemaining ?? 0, isCredit: false, isBlacklisted };
 }
+
+const CONSUME_SENT = Object.freeze({ kind: 'consume/sent' } as const);
+const CONSUME_ANSWERED = Object.freeze({ kind: 'consume/answered' } as const);
 
 function free(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): boolean {
   return !request.replay && inFreePeriod(state$.value, deps.scheduler.now());
@@ -59,12 +64,20 @@ function work(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): 
     let seq = 0;
     let sentAt = 0;
     let refresh: Reply<number> | null = null;
+    // Sent and not yet answered: what the status counts as pending, until an answer or giving up.
+    let pending = true;
+    const answered = () => {
+      if (pending) deps.monitor.note(CONSUME_ANSWERED);
+      pending = false;
+    };
+    deps.monitor.note(CONSUME_SENT);
     const onSend = () => {
       seq = deps.nextSeq();
       sentAt = deps.scheduler.now();
     };
     const post = deps.api.consume$(externalId, onSend).subscribe({
       next: (answer) => {
+        answered();
         if (answer.kind === 'blacklisted') {
           request.resolve(unchargedResult(state$.value, true));
         } else if (answer.kind === 'insufficient') {
@@ -90,12 +103,14 @@ function work(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): 
         out.complete();
       },
       error: (error: unknown) => {
+        answered();
         request.reject(error);
         out.complete();
       },
     });
     return () => {
       post.unsubscribe();
+      answered();
       if (refresh !== null && !refresh.settled) refresh.cancel?.();
     };
   });

@@ -1,6 +1,7 @@
 import { Subject, Subscription, type Observable, type SchedulerLike } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import { decide } from '../core/decide';
+import { preview, type BillingPreview } from '../core/preview';
 import { toUsageInfo } from '../core/usage-view';
 import { BillingError } from '../errors';
 import type { RecoveredConsume } from '../feature-types';
@@ -11,6 +12,7 @@ import { consumeEffect, unchargedResult } from './consume-effect';
 import type { Effect } from './effect';
 import type { FeatureParts } from './feature';
 import { freePeriodEffect } from './free-period-effect';
+import type { Monitor } from './monitor';
 import { quotaEffect } from './quota-effect';
 import { Replays } from './replay';
 import { Reply } from './reply';
@@ -25,6 +27,8 @@ export interface EngineSetup {
   readonly scheduler: SchedulerLike;
   readonly newId: () => string;
   readonly features: readonly FeatureParts[];
+  /** Status and events; made by the client, so the transport can report retries to it too. */
+  readonly monitor: Monitor;
 }
 
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
@@ -60,8 +64,14 @@ export class Engine {
     this.usage$ = this.view.usage$;
     this.changes$ = this.view.changes.asObservable();
     this.freePeriodRemaining$ = freePeriodRemainingView(state$, scheduler);
+    const { monitor } = setup;
+    let previous = state$.value;
     state$.subscribe({
-      next: (state) => this.view.update(state, scheduler.now()),
+      next: (state) => {
+        monitor.stateChanged(previous, state);
+        previous = state;
+        this.view.update(state, scheduler.now());
+      },
       complete: () => this.view.changes.complete(),
     });
     const journal = features.find((parts) => parts.journal !== undefined)?.journal;
@@ -76,6 +86,7 @@ export class Engine {
       scheduler,
       nextSeq: () => ++seq,
       newId: setup.newId,
+      monitor,
       consumes$: this.consumes,
       loads$: this.loads,
       load: (request: LoadRequest) => this.loads.next(request),
@@ -131,6 +142,16 @@ export class Engine {
     return decide(this.store.state, this.setup.scheduler.now());
   }
 
+  preview(): BillingPreview {
+    this.assertLive();
+    return preview(this.store.state, this.setup.scheduler.now());
+  }
+
+  /** Runs `teardown` on dispose, with the effects (a feature armed outside them). */
+  onDispose(teardown: () => void): void {
+    this.effects.add(teardown);
+  }
+
   private load<T>(kind: LoadRequest['kind'], signal: AbortSignal | undefined): Promise<T> {
     if (this.disposed) return Promise.reject(disposedError());
     const reply = new Reply<T>((settled) => this.live.delete(settled as Reply<unknown>));
@@ -163,6 +184,7 @@ export class Engine {
     if (invalid !== null) return Promise.reject(invalid);
     // A free period with nothing queued: answered at once, no request, no id, nothing built.
     if (this.consuming === 0 && signal?.aborted !== true && this.check().reason === 'free_period') {
+      this.setup.monitor.freeConsume(externalId);
       return this.freeOfCharge();
     }
     return this.submit(externalId, signal, false);
@@ -178,8 +200,9 @@ export class Engine {
   }
 
   private submit(externalId: string | undefined, signal: AbortSignal | undefined, replay: boolean) {
-    const request = new ConsumeRequest(externalId, signal, replay, (settled) => {
+    const request = new ConsumeRequest(externalId, signal, replay, (settled, ok, outcome) => {
       this.live.delete(settled as Reply<unknown>);
+      this.setup.monitor.consumed(settled, ok, outcome);
       this.consuming--;
       // The caller has the outcome (or was told the client is gone): nothing is left to replay.
       this.forget(settled.externalId);
@@ -207,6 +230,7 @@ export class Engine {
     }
     this.effects.unsubscribe();
     this.replays.stop();
+    this.setup.monitor.complete();
     this.store.complete();
     this.action$.complete();
     this.consumes.complete();

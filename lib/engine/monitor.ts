@@ -7,6 +7,8 @@ import { initialStatus, nextStatus, type BillingStatus, type StatusSignal } from
 import type { BillingConsumeResult } from '../types';
 import type { ConsumeRequest } from './requests';
 
+const CONSUME_OK: StatusSignal = Object.freeze({ kind: 'consume/ok' });
+
 /**
  * What the engine tells about itself: the status (a pure fold of what the
  * effects report, replayed by `status$`) and the events (built only while
@@ -65,12 +67,18 @@ export class Monitor {
       else this.emit({ type: 'consume:failed', at, externalId, error });
       return;
     }
-    this.note({ kind: 'consume/ok' });
+    this.note(CONSUME_OK);
     if (!this.listening) return;
     const result = outcome as BillingConsumeResult;
     if (result.isBlacklisted) this.emit({ type: 'consume:blacklisted', at, externalId: externalId ?? '' });
     else if (request.charged !== null) this.emit({ type: 'consume:charged', at, externalId: externalId ?? '', isCredit: result.isCredit });
     else this.emit({ type: 'consume:free', at, externalId });
+  }
+
+  /** A consume the free period answered at once; nothing is built unless someone listens. */
+  freeConsume(externalId: string | undefined): void {
+    this.note(CONSUME_OK);
+    if (this.listening) this.emit({ type: 'consume:free', at: this.scheduler.now(), externalId: externalId ?? null });
   }
 
   /** Free-period and cache transitions of the store. */

@@ -2,7 +2,9 @@ import { Observable, Subscription } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import type { FreeCount } from '../transport/decode';
 import type { BillingApi } from '../transport/billing-api';
+import { BillingError } from '../errors';
 import type { Effect, EffectDeps } from './effect';
+import type { Monitor } from './monitor';
 import type { LoadRequest } from './requests';
 import { SharedFlights, type FlightEnd } from './shared-flight';
 
@@ -12,7 +14,10 @@ export interface QuotaDeps extends EffectDeps {
   readonly loads$: Observable<LoadRequest>;
   /** Numbers each attempt as it goes out: a retry is newer than what was sent before it. */
   readonly nextSeq: () => number;
+  readonly monitor: Monitor;
 }
+
+const REFRESH_OK = Object.freeze({ kind: 'refresh/ok' } as const);
 
 // An attempt's number and send time, taken as it goes out.
 function stamp(deps: QuotaDeps) {
@@ -26,6 +31,7 @@ function stamp(deps: QuotaDeps) {
 
 // Both GETs in parallel; one `usage/loaded` once both are in, or the first error (the other is cancelled).
 function loadUsage(deps: QuotaDeps, emit: (action: BillingAction) => void, end: FlightEnd<void>): Subscription {
+  const { monitor } = deps;
   const free = stamp(deps);
   const balance = stamp(deps);
   let count: FreeCount | undefined;
@@ -40,11 +46,22 @@ function loadUsage(deps: QuotaDeps, emit: (action: BillingAction) => void, end: 
       sentAt: free.sent.at,
       balanceSentAt: balance.sent.at,
     });
+    settled = true;
+    const at = deps.scheduler.now();
+    monitor.note({ kind: 'usage/loaded', at });
+    if (monitor.listening) monitor.emit({ type: 'usage:loaded', at });
     end.value();
   };
-  const subscription = new Subscription();
+  let settled = false;
+  monitor.note({ kind: 'usage/started' });
+  // A fetch all of whose callers left ends too, for the status's count of fetches in flight.
+  const subscription = new Subscription(() => {
+    if (!settled) monitor.note({ kind: 'usage/failed', error: new BillingError('aborted', 'The call was aborted') });
+  });
   const fail = (error: unknown) => {
+    settled = true;
     subscription.unsubscribe();
+    monitor.note({ kind: 'usage/failed', error: error as BillingError });
     end.error(error);
   };
   subscription.add(
@@ -61,12 +78,18 @@ function loadUsage(deps: QuotaDeps, emit: (action: BillingAction) => void, end: 
 
 function loadBalance(deps: QuotaDeps, emit: (action: BillingAction) => void, end: FlightEnd<number>): Subscription {
   const { sent, onSend } = stamp(deps);
+  const { monitor } = deps;
   return deps.api.balance$(onSend).subscribe({
     next: (balance) => {
       emit({ type: 'balance/loaded', seq: sent.seq, balance, sentAt: sent.at });
+      monitor.note(REFRESH_OK);
       end.value(balance);
     },
-    error: (error: unknown) => end.error(error),
+    error: (error: unknown) => {
+      monitor.note({ kind: 'refresh/failed', error: error as BillingError });
+      if (monitor.listening) monitor.emit({ type: 'refresh:failed', at: deps.scheduler.now(), error: error as BillingError });
+      end.error(error);
+    },
   });
 }
 

@@ -11,7 +11,8 @@ export class Reply<T> {
   private done!: (value: T) => void;
   private failed!: (error: unknown) => void;
 
-  constructor(private readonly onSettled?: (reply: Reply<T>) => void) {
+  /** `onSettled` hears each outcome as the caller gets it: the value, or the error as explained. */
+  constructor(private readonly onSettled?: (reply: Reply<T>, ok: boolean, outcome: unknown) => void) {
     this.promise = new Promise<T>((resolve, reject) => {
       this.done = resolve;
       this.failed = reject;
@@ -19,11 +20,12 @@ export class Reply<T> {
   }
 
   resolve(value: T): void {
-    if (this.end()) this.done(value);
+    if (this.end(true, value)) this.done(value);
   }
 
   reject(error: unknown): void {
-    if (this.end()) this.failed(this.explain(error));
+    const explained = this.settled ? error : this.explain(error);
+    if (this.end(false, explained)) this.failed(explained);
   }
 
   /** What the caller is told for `error`; a subclass adds what it knows. */
@@ -31,10 +33,10 @@ export class Reply<T> {
     return error;
   }
 
-  private end(): boolean {
+  private end(ok: boolean, outcome: unknown): boolean {
     if (this.settled) return false;
     this.settled = true;
-    this.onSettled?.(this);
+    this.onSettled?.(this, ok, outcome);
     return true;
   }
 }

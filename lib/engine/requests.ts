@@ -16,9 +16,9 @@ export class ConsumeRequest extends Reply<BillingConsumeResult> {
     readonly signal: AbortSignal | undefined,
     /** Left unanswered by an earlier page: always asks the backend, whatever the free period says. */
     readonly replay: boolean,
-    onSettled: (request: ConsumeRequest) => void,
+    onSettled: (request: ConsumeRequest, ok: boolean, outcome: unknown) => void,
   ) {
-    super(onSettled as (reply: Reply<BillingConsumeResult>) => void);
+    super(onSettled as (reply: Reply<BillingConsumeResult>, ok: boolean, outcome: unknown) => void);
   }
 
   // The one place a consume's error gets its externalId.
