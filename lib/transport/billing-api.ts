@@ -3,6 +3,7 @@ import { BACKEND_CODES, PATHS, type Envelope } from '../wire';
 import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
 import type { HeaderRecord } from './headers';
 import { call$, type Call, type CallContext, type TransportConfig } from './request';
+import { signalPool } from './signals';
 import { backendError } from './status-error';
 
 /** The backend's answer to a consume, as the engine needs it. */
@@ -71,7 +72,7 @@ function waves(config: TransportConfig): () => Promise<void> {
  */
 export function createBillingApi(config: TransportConfig, appKey: string): BillingApi {
   const module = `generator_${appKey}`;
-  const context: CallContext = { config, reauthorize: waves(config) };
+  const context: CallContext = { config, reauthorize: waves(config), signals: signalPool() };
   const freeCount = callOf(config, 'GET', PATHS.freeTrialCount, `?module=${encodeURIComponent(module)}`);
   const balance = callOf(config, 'GET', PATHS.balance);
   const consume = callOf(config, 'POST', PATHS.consume);

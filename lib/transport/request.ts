@@ -5,6 +5,7 @@ import { decodeEnvelope, type Envelope } from './decode';
 import { checkedHeaders, invalid, type HeaderRecord } from './headers';
 import { exchange, type HttpResponse } from './http';
 import { networkError } from './network-error';
+import { signalPool, type Lease } from './signals';
 import { isRetryable, retryDelayMs, type RetryPolicy } from './retry-policy';
 import { statusError } from './status-error';
 
@@ -47,6 +48,8 @@ export interface CallContext {
   readonly config: TransportConfig;
   /** The pending `onUnauthorized` of the current 401 wave, or a new one. */
   readonly reauthorize: () => Promise<void>;
+  /** The abort signals the api's requests share. */
+  readonly signals: ReturnType<typeof signalPool>;
 }
 
 /** Reads a 2xx envelope; throws the call's error otherwise (never retried). */
@@ -87,7 +90,7 @@ export function call$<T>(context: CallContext, call: Call, read: ReadEnvelope<T>
     // Bumped by every step, so a late callback of an older step does nothing.
     let turn = 0;
     let timer: Subscription | undefined;
-    let controller: AbortController | undefined;
+    let lease: Lease | undefined;
 
     const clearTimer = () => {
       timer?.unsubscribe();
@@ -151,29 +154,37 @@ export function call$<T>(context: CallContext, call: Call, read: ReadEnvelope<T>
     };
 
     const send = (mine: number, headers: HeaderRecord, budgetMs: number) => {
-      const abort = new AbortController();
-      const init: RequestInit = { method: call.method, headers: allHeaders(call, headers), signal: abort.signal };
+      // Lost when another request's timeout aborted the shared signal: sent again at once, same body, not a retry.
+      const held = context.signals.lease(() => {
+        if (mine !== turn) return;
+        clearTimer();
+        started += 1;
+        send(++turn, headers, timeoutMs);
+      });
+      lease = held;
+      const init: RequestInit = { method: call.method, headers: allHeaders(call, headers), signal: held.signal };
       if (call.body !== undefined) init.body = call.body;
-      controller = abort;
       timer = scheduler.schedule(() => {
         if (mine !== turn) return;
         turn += 1;
-        controller = undefined;
-        abort.abort();
+        lease = undefined;
+        held.timedOut();
         failed(new BillingError('timeout', `${pathLabel(call)} timed out after ${budgetMs} ms`));
       }, budgetMs);
       onSend?.();
       exchange(config.fetch, call.url, init).then(
         (response) => {
+          held.settled();
           if (mine !== turn) return;
-          controller = undefined;
+          lease = undefined;
           clearTimer();
           answered(response, headers);
         },
         (error: unknown) => {
+          held.settled();
           // Our own abort (a timeout, an unsubscribe) bumped the turn: nobody listens.
           if (mine !== turn) return;
-          controller = undefined;
+          lease = undefined;
           // A fetch error may quote the request, which carries the caller's headers: redacted.
           failed(networkError(pathLabel(call), error, headers));
         },
@@ -227,10 +238,10 @@ export function call$<T>(context: CallContext, call: Call, read: ReadEnvelope<T>
     return () => {
       turn += 1;
       clearTimer();
-      // Aborting builds a DOMException with a stack: only a live request is aborted.
-      const live = controller;
-      controller = undefined;
-      live?.abort();
+      // A request nobody waits for is aborted once nobody waits on its signal (see signals.ts).
+      const live = lease;
+      lease = undefined;
+      live?.abandoned();
     };
   });
 }
