@@ -4,7 +4,7 @@ import { v4 as uuidv4 } from 'uuid';
 import { createClient } from '../../lib/client';
 import { startReferenceBackend } from '../../lib/testing';
 import { createBillingApi } from '../../lib/transport/billing-api';
-import { send$ } from '../../lib/transport/http';
+import { exchange } from '../../lib/transport/http';
 import { defaultRetryPolicy } from '../../lib/transport/retry-policy';
 import type { FetchLike } from '../../lib/types';
 import { median } from '../harness/stats';
@@ -70,8 +70,17 @@ export async function measureLayers({ quick = false } = {}): Promise<Layer[]> {
       },
     ],
     [
-      'send$ (transport: Observable, scheduler timer, abort)',
-      () => firstValueFrom(send$(fetchFn, { method: 'POST', url, headers, body: body() }, 10_000, scheduler)),
+      'exchange (transport fetch, scheduler timer, abort)',
+      async () => {
+        const controller = new AbortController();
+        const timer = scheduler.schedule(() => controller.abort(), 10_000);
+        try {
+          const init = { method: 'POST', headers, body: body(), signal: controller.signal };
+          return JSON.parse((await exchange(fetchFn, url, init)).text);
+        } finally {
+          timer.unsubscribe();
+        }
+      },
     ],
     ['api.consume$ (+ headers, retry, decode)', () => firstValueFrom(api.consume$(uuidv4()))],
     [

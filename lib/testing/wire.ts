@@ -1,3 +1,9 @@
+import { BACKEND_CODES, PATHS, type Envelope } from '../wire';
+
+// One wire module for the client and the reference backend; these are its names in `unified-billing/testing`.
+export { BACKEND_CODES, MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH } from '../wire';
+export type { Envelope } from '../wire';
+
 /**
  * The paths of the three backend calls, e.g. for `failNext`.
  *
@@ -6,59 +12,7 @@
  * backend.failNext(REFERENCE_PATHS.consume, 1, { kind: 'drop' });
  * ```
  */
-export const REFERENCE_PATHS = {
-  freeTrialCount: '/ai/v5/service/free_trial/count',
-  balance: '/ai/v1/credit/getBalance',
-  consume: '/ai/v5/service/free_trial',
-} as const;
-
-/**
- * Backend codes of the wire format (contract section 2).
- *
- * @example
- * ```ts
- * expect(answer.code).toBe(BACKEND_CODES.insufficient);
- * ```
- */
-export const BACKEND_CODES = {
-  ok: 0,
-  insufficient: 20101,
-  blacklisted: 20102,
-} as const;
-
-/**
- * Largest request body the backend reads; a larger one gets HTTP 413.
- *
- * @example
- * ```ts
- * const oversize = 'x'.repeat(MAX_BODY_BYTES + 1);
- * ```
- */
-export const MAX_BODY_BYTES = 16 * 1024;
-
-/**
- * Longest `external_id` accepted (characters); a longer one gets HTTP 400.
- *
- * @example
- * ```ts
- * const tooLong = 'x'.repeat(MAX_EXTERNAL_ID_LENGTH + 1);
- * ```
- */
-export const MAX_EXTERNAL_ID_LENGTH = 255;
-
-/**
- * Every body the backend answers (faults aside).
- *
- * @example
- * ```ts
- * const answer: Envelope = { code: 0, message: 'ok', data: { balance: 12 } };
- * ```
- */
-export interface Envelope {
-  code: number;
-  message: string;
-  data: Record<string, unknown> | null;
-}
+export const REFERENCE_PATHS = PATHS;
 
 /**
  * An answer decided by the request handler, written by the server (or, for a

@@ -1,14 +1,10 @@
-import { map, type Observable } from 'rxjs';
-import { BillingError } from '../errors';
-import {
-  decodeBalance,
-  decodeConsume,
-  decodeFreeCount,
-  type ConsumeData,
-  type Envelope,
-  type FreeCount,
-} from './decode';
-import { call$, type TransportConfig } from './request';
+import type { Observable } from 'rxjs';
+import { BACKEND_CODES, PATHS, type Envelope } from '../wire';
+import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
+import type { HeaderRecord } from './headers';
+import { call$, type Call, type CallContext, type TransportConfig } from './request';
+import { signalPool } from './signals';
+import { backendError } from './status-error';
 
 /** The backend's answer to a consume, as the engine needs it. */
 export type ConsumeAnswer =
@@ -21,56 +17,74 @@ export interface BillingApi {
   consume$(externalId: string, onSend?: () => void): Observable<ConsumeAnswer>;
 }
 
-export const PATHS = {
-  freeCount: '/ai/v5/service/free_trial/count',
-  balance: '/ai/v1/credit/getBalance',
-  consume: '/ai/v5/service/free_trial',
-} as const;
-
-export const CODE_INSUFFICIENT = 20101;
-export const CODE_BLACKLISTED = 20102;
-
-function backendError(envelope: Envelope, where: string): BillingError {
-  return new BillingError('backend', `Backend answered code ${envelope.code} on ${where}: ${envelope.message}`, {
-    backendCode: envelope.code,
-  });
+function callOf(config: TransportConfig, method: Call['method'], path: string, query = ''): Call {
+  return { method, path, url: `${config.baseUrl}${path}${query}`, where: `${method} ${path}` };
 }
 
 function succeeded<T>(where: string, decode: (envelope: Envelope) => T) {
-  return map((envelope: Envelope): T => {
-    if (envelope.code !== 0) throw backendError(envelope, where);
+  return (envelope: Envelope, headers: HeaderRecord): T => {
+    if (envelope.code !== BACKEND_CODES.ok) throw backendError(envelope, where, headers);
     return decode(envelope);
-  });
+  };
 }
 
-function toConsumeAnswer(envelope: Envelope): ConsumeAnswer {
-  switch (envelope.code) {
-    case 0:
-      return { kind: 'charged', ...decodeConsume(envelope) };
-    case CODE_INSUFFICIENT:
-      return { kind: 'insufficient' };
-    case CODE_BLACKLISTED:
-      return { kind: 'blacklisted' };
-    default:
-      throw backendError(envelope, `POST ${PATHS.consume}`);
-  }
+function toConsumeAnswer(where: string) {
+  return (envelope: Envelope, headers: HeaderRecord): ConsumeAnswer => {
+    switch (envelope.code) {
+      case BACKEND_CODES.ok:
+        return { kind: 'charged', ...decodeConsume(envelope) };
+      case BACKEND_CODES.insufficient:
+        return { kind: 'insufficient' };
+      case BACKEND_CODES.blacklisted:
+        return { kind: 'blacklisted' };
+      default:
+        throw backendError(envelope, where, headers);
+    }
+  };
 }
 
-/** Binds the three calls to a configuration and an application key. */
+// Concurrent 401s share one onUnauthorized: a 401 that arrives while it is pending joins it.
+function waves(config: TransportConfig): () => Promise<void> {
+  let pending: Promise<void> | undefined;
+  return () => {
+    pending ??= new Promise<void>((resolve) => resolve(config.onUnauthorized?.())).then(
+      () => {
+        pending = undefined;
+      },
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    );
+    return pending;
+  };
+}
+
+/**
+ * Binds the three calls to a configuration and an application key. URLs,
+ * labels and readers are built here once, not per call or attempt.
+ *
+ * @example
+ * ```ts
+ * const api = createBillingApi({ baseUrl, headers, fetch, scheduler, timeoutMs: 10_000, policy }, 'poster');
+ * api.balance$().subscribe((balance) => console.log(balance));
+ * ```
+ */
 export function createBillingApi(config: TransportConfig, appKey: string): BillingApi {
   const module = `generator_${appKey}`;
+  const context: CallContext = { config, reauthorize: waves(config), signals: signalPool() };
+  const freeCount = callOf(config, 'GET', PATHS.freeTrialCount, `?module=${encodeURIComponent(module)}`);
+  const balance = callOf(config, 'GET', PATHS.balance);
+  const consume = callOf(config, 'POST', PATHS.consume);
+  const readFreeCount = succeeded(freeCount.where, decodeFreeCount);
+  const readBalance = succeeded(balance.where, decodeBalance);
+  const readConsume = toConsumeAnswer(consume.where);
+  // The same text JSON.stringify gives for { module, external_id }, with the module encoded once.
+  const bodyStart = `{"module":${JSON.stringify(module)},"external_id":`;
   return {
-    freeCount$: (onSend) =>
-      call$(config, { method: 'GET', path: PATHS.freeCount, query: { module } }, onSend).pipe(
-        succeeded(`GET ${PATHS.freeCount}`, decodeFreeCount),
-      ),
-    balance$: (onSend) =>
-      call$(config, { method: 'GET', path: PATHS.balance }, onSend).pipe(
-        succeeded(`GET ${PATHS.balance}`, decodeBalance),
-      ),
+    freeCount$: (onSend) => call$(context, freeCount, readFreeCount, onSend),
+    balance$: (onSend) => call$(context, balance, readBalance, onSend),
     consume$: (externalId, onSend) =>
-      call$(config, { method: 'POST', path: PATHS.consume, body: { module, external_id: externalId } }, onSend).pipe(
-        map(toConsumeAnswer),
-      ),
+      call$(context, { ...consume, body: `${bodyStart}${JSON.stringify(externalId)}}` }, readConsume, onSend),
   };
 }

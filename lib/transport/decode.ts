@@ -1,11 +1,7 @@
 import { BillingError } from '../errors';
+import type { Envelope } from '../wire';
 
-/** The envelope every backend body must have. */
-export interface Envelope {
-  readonly code: number;
-  readonly message: string;
-  readonly data: Readonly<Record<string, unknown>> | null;
-}
+export type { Envelope } from '../wire';
 
 /** `data` of the free-quota GET, decoded. */
 export interface FreeCount {

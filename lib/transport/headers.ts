@@ -1,4 +1,3 @@
-import { Observable, type SchedulerLike } from 'rxjs';
 import { BillingError } from '../errors';
 
 /** Header names and values as the transport sends them. */
@@ -49,34 +48,7 @@ export function checkedHeaders(value: unknown): HeaderRecord {
   return record;
 }
 
-function invalid(message: string): BillingError {
+/** An `invalid_argument` error, which is never retried. */
+export function invalid(message: string): BillingError {
   return new BillingError('invalid_argument', message);
-}
-
-/**
- * Calls a headers function (sync or async) and checks what it gave; fails
- * `timeout` if it has not settled after `timeoutMs` on the scheduler.
- */
-export function awaitHeaders$(
-  option: () => unknown,
-  timeoutMs: number,
-  scheduler: SchedulerLike,
-  where: string,
-): Observable<HeaderRecord> {
-  return new Observable<HeaderRecord>((subscriber) => {
-    const timer = scheduler.schedule(() => {
-      subscriber.error(new BillingError('timeout', `${where} timed out after ${timeoutMs} ms waiting for headers`));
-    }, timeoutMs);
-    new Promise((resolve) => resolve(option()))
-      .then(
-        (headers) => {
-          subscriber.next(checkedHeaders(headers));
-          subscriber.complete();
-        },
-        // The thrown value may quote a credential, so it is not passed on.
-        () => subscriber.error(invalid('The headers option function threw or rejected')),
-      )
-      .catch((error: unknown) => subscriber.error(error));
-    return timer;
-  });
 }

@@ -1,11 +1,22 @@
-import { defer, map, mergeMap, retry, type Observable, type SchedulerLike } from 'rxjs';
+import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { BillingError } from '../errors';
 import type { FetchLike, HeadersOption } from '../types';
 import { decodeEnvelope, type Envelope } from './decode';
-import { awaitHeaders$, checkedHeaders, type HeaderRecord } from './headers';
-import { send$, type HttpResponse } from './http';
-import { quotable, redact } from './redact';
-import { parseRetryAfter, retryNotifier, type RetryPolicy } from './retry-policy';
+import { checkedHeaders, invalid, type HeaderRecord } from './headers';
+import { exchange, type HttpResponse } from './http';
+import { networkError } from './network-error';
+import { signalPool, type Lease } from './signals';
+import { isRetryable, retryDelayMs, type RetryPolicy } from './retry-policy';
+import { statusError } from './status-error';
+
+/** A retry the transport has just scheduled (feeds the `request:retry` event). */
+export interface RetryNotice {
+  /** The number of the attempt about to be made: 2 for the first retry. */
+  readonly attempt: number;
+  readonly delayMs: number;
+  /** The call's path, e.g. `/ai/v5/service/free_trial`; never a query or a header. */
+  readonly path: string;
+}
 
 /** What every call needs: where, how, and with which credentials. */
 export interface TransportConfig {
@@ -15,85 +26,222 @@ export interface TransportConfig {
   readonly scheduler: SchedulerLike;
   readonly timeoutMs: number;
   readonly policy: RetryPolicy;
+  /** Called as a retry is scheduled; a throw is ignored. */
+  readonly onRetry?: (retry: RetryNotice) => void;
+  /** Awaited once per wave of 401s, then each request of the wave is sent once more with fresh headers. */
+  readonly onUnauthorized?: () => void | Promise<void>;
 }
 
-/** One logical backend call; retried attempts send exactly the same request. */
+/** One kind of backend call, built once: retried attempts send exactly the same request. */
 export interface Call {
   readonly method: 'GET' | 'POST';
   readonly path: string;
-  readonly query?: Readonly<Record<string, string>>;
-  readonly body?: unknown;
+  readonly url: string;
+  /** `METHOD /path`, the label of status and headers errors. */
+  readonly where: string;
+  /** JSON, for a POST. */
+  readonly body?: string;
 }
+
+/** What a call shares with the other calls of its api. */
+export interface CallContext {
+  readonly config: TransportConfig;
+  /** The pending `onUnauthorized` of the current 401 wave, or a new one. */
+  readonly reauthorize: () => Promise<void>;
+  /** The abort signals the api's requests share. */
+  readonly signals: ReturnType<typeof signalPool>;
+}
+
+/** Reads a 2xx envelope; throws the call's error otherwise (never retried). */
+export type ReadEnvelope<T> = (envelope: Envelope, headers: HeaderRecord) => T;
 
 const NO_HEADERS: HeaderRecord = {};
 
-function toUrl(baseUrl: string, call: Call): string {
-  const query = Object.entries(call.query ?? {})
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
-    .join('&');
-  return `${baseUrl}${call.path}${query === '' ? '' : `?${query}`}`;
-}
+// Built on a failure only: URL parsing is not free on the hot path.
+const pathLabel = (call: Call) => `${call.method} ${new URL(call.url).pathname}`;
 
-// The backend's own words on a failed status, if its body has any.
-function statusMessage(text: string, headers: HeaderRecord): string {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return '';
-  }
-  const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
-  return typeof message === 'string' ? quotable(message, headers, 200) : '';
-}
-
-function statusError(response: HttpResponse, where: string, headers: HeaderRecord, policy: RetryPolicy): BillingError {
-  const { status } = response;
-  const retryAfterMs = parseRetryAfter(response.retryAfter, response.date, policy.maxRetryAfterMs);
-  const said = statusMessage(response.text, headers);
-  const hint =
-    status === 401 || status === 403
-      ? '; check the headers option (credentials missing, expired or not allowed for this module)'
-      : '';
-  const message = `HTTP ${status} on ${where}${said === '' ? '' : `: ${said}`}${hint}`;
-  return new BillingError('http', message, { status, retryAfterMs });
-}
-
-function interpret(response: HttpResponse, where: string, headers: HeaderRecord, policy: RetryPolicy): Envelope {
-  if (response.status < 200 || response.status > 299) throw statusError(response, where, headers, policy);
-  const envelope = decodeEnvelope(response.text);
-  return { ...envelope, message: redact(envelope.message, headers).slice(0, 500) };
+function allHeaders(call: Call, headers: HeaderRecord): Record<string, string> {
+  // A fresh object per attempt: a fetch may keep or change what it is given.
+  const all: Record<string, string> = { accept: 'application/json', ...headers };
+  if (call.body !== undefined) all['content-type'] = 'application/json';
+  return all;
 }
 
 /**
- * Sends a call with headers, timeout and retries; emits the decoded envelope
- * once. `onSend` runs as each attempt goes out, so the caller can number the
- * attempt whose answer it gets (a retry is newer than what was sent before it).
+ * Sends a call with headers, timeout, retries and 401 recovery; emits what
+ * `read` makes of the envelope once. `onSend` runs as each attempt goes out,
+ * so the caller can number the attempt whose answer it gets (a retry is
+ * newer than what was sent before it). Unsubscribing aborts the request in
+ * flight and cancels any timer. One hand-written Observable per call: no
+ * operator pipeline is built per request.
+ *
+ * @example
+ * ```ts
+ * call$(context, balanceCall, (envelope) => decodeBalance(envelope)).subscribe(console.log);
+ * ```
  */
-export function call$(config: TransportConfig, call: Call, onSend?: () => void): Observable<Envelope> {
-  const { scheduler, timeoutMs } = config;
-  const url = toUrl(config.baseUrl, call);
-  const where = `${call.method} ${call.path}`;
-  const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-  const send = (headers: HeaderRecord, budgetMs: number) => {
-    const all: Record<string, string> = { accept: 'application/json', ...headers };
-    if (body !== undefined) all['content-type'] = 'application/json';
-    const request = { method: call.method, url, headers: all, secrets: headers };
-    onSend?.();
-    return send$(config.fetch, body === undefined ? request : { ...request, body }, budgetMs, scheduler).pipe(
-      map((response) => interpret(response, where, headers, config.policy)),
-    );
-  };
-  const option = config.headers;
-  // Static headers need no promise; they are checked per attempt, since a record or Headers may change.
-  const attempt$ =
-    typeof option === 'function'
-      ? defer(() => {
-          // One budget per attempt covers waiting for the headers and the whole exchange.
-          const start = scheduler.now();
-          return awaitHeaders$(option, timeoutMs, scheduler, where).pipe(
-            mergeMap((headers) => send(headers, Math.max(1, timeoutMs - (scheduler.now() - start)))),
-          );
-        })
-      : defer(() => send(option === undefined ? NO_HEADERS : checkedHeaders(option), timeoutMs));
-  return attempt$.pipe(retry({ count: config.policy.retries, delay: retryNotifier(config.policy, scheduler) }));
+export function call$<T>(context: CallContext, call: Call, read: ReadEnvelope<T>, onSend?: () => void): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const { config } = context;
+    const { scheduler, timeoutMs, policy } = config;
+    let started = 0;
+    let retried = 0;
+    let reauthorized = false;
+    // Bumped by every step, so a late callback of an older step does nothing.
+    let turn = 0;
+    let timer: Subscription | undefined;
+    let lease: Lease | undefined;
+
+    const clearTimer = () => {
+      timer?.unsubscribe();
+      timer = undefined;
+    };
+
+    const failed = (error: unknown) => {
+      clearTimer();
+      if (retried >= policy.retries || !isRetryable(error)) {
+        subscriber.error(error);
+        return;
+      }
+      const delayMs = retryDelayMs(error as BillingError, retried, policy);
+      retried += 1;
+      turn += 1;
+      timer = scheduler.schedule(attempt, delayMs);
+      try {
+        config.onRetry?.({ attempt: started + 1, delayMs, path: call.path });
+      } catch {
+        // A hook never breaks a request.
+      }
+    };
+
+    const answered = (response: HttpResponse, headers: HeaderRecord) => {
+      const { status } = response;
+      if (status < 200 || status > 299) {
+        const error = statusError(response, call.where, headers, policy);
+        if (status === 401 && !reauthorized && config.onUnauthorized !== undefined) recover(error);
+        else failed(error);
+        return;
+      }
+      let value: T;
+      try {
+        value = read(decodeEnvelope(response.text), headers);
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      subscriber.next(value);
+      subscriber.complete();
+    };
+
+    // Once per call: wait for the wave's onUnauthorized (bounded like headers), then send again.
+    const recover = (error: BillingError) => {
+      reauthorized = true;
+      const mine = ++turn;
+      timer = scheduler.schedule(() => {
+        if (mine === turn) failed(error);
+      }, timeoutMs);
+      context.reauthorize().then(
+        () => {
+          if (mine !== turn) return;
+          clearTimer();
+          attempt();
+        },
+        () => {
+          // The thrown value may quote a credential: the 401 is the answer.
+          if (mine === turn) failed(error);
+        },
+      );
+    };
+
+    const send = (mine: number, headers: HeaderRecord, budgetMs: number) => {
+      // Lost when another request's timeout aborted the shared signal: sent again at once, same body, not a retry.
+      const held = context.signals.lease(() => {
+        if (mine !== turn) return;
+        clearTimer();
+        started += 1;
+        send(++turn, headers, timeoutMs);
+      });
+      lease = held;
+      const init: RequestInit = { method: call.method, headers: allHeaders(call, headers), signal: held.signal };
+      if (call.body !== undefined) init.body = call.body;
+      timer = scheduler.schedule(() => {
+        if (mine !== turn) return;
+        turn += 1;
+        lease = undefined;
+        held.timedOut();
+        failed(new BillingError('timeout', `${pathLabel(call)} timed out after ${budgetMs} ms`));
+      }, budgetMs);
+      onSend?.();
+      exchange(config.fetch, call.url, init).then(
+        (response) => {
+          held.settled();
+          if (mine !== turn) return;
+          lease = undefined;
+          clearTimer();
+          answered(response, headers);
+        },
+        (error: unknown) => {
+          held.settled();
+          // Our own abort (a timeout, an unsubscribe) bumped the turn: nobody listens.
+          if (mine !== turn) return;
+          lease = undefined;
+          // A fetch error may quote the request, which carries the caller's headers: redacted.
+          failed(networkError(pathLabel(call), error, headers));
+        },
+      );
+    };
+
+    function attempt(): void {
+      timer = undefined;
+      started += 1;
+      const mine = ++turn;
+      const option = config.headers;
+      if (typeof option !== 'function') {
+        // A record or a Headers may change between attempts, so it is checked each time.
+        let headers: HeaderRecord;
+        try {
+          headers = option === undefined ? NO_HEADERS : checkedHeaders(option);
+        } catch (error) {
+          failed(error);
+          return;
+        }
+        send(mine, headers, timeoutMs);
+        return;
+      }
+      // One budget per attempt covers waiting for the headers and the whole exchange.
+      const began = scheduler.now();
+      timer = scheduler.schedule(() => {
+        if (mine === turn)
+          failed(new BillingError('timeout', `${call.where} timed out after ${timeoutMs} ms waiting for headers`));
+      }, timeoutMs);
+      new Promise((resolve) => resolve(option())).then(
+        (given) => {
+          if (mine !== turn) return;
+          clearTimer();
+          let headers: HeaderRecord;
+          try {
+            headers = checkedHeaders(given);
+          } catch (error) {
+            failed(error);
+            return;
+          }
+          send(mine, headers, Math.max(1, timeoutMs - (scheduler.now() - began)));
+        },
+        // The thrown value may quote a credential, so it is not passed on.
+        () => {
+          if (mine === turn) failed(invalid('The headers option function threw or rejected'));
+        },
+      );
+    }
+
+    attempt();
+    return () => {
+      turn += 1;
+      clearTimer();
+      // A request nobody waits for is aborted once nobody waits on its signal (see signals.ts).
+      const live = lease;
+      lease = undefined;
+      live?.abandoned();
+    };
+  });
 }

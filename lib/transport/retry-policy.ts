@@ -1,4 +1,3 @@
-import { timer, throwError, type Observable, type SchedulerLike } from 'rxjs';
 import { BillingError } from '../errors';
 
 /** How failed attempts are retried (contract section 4). */
@@ -51,12 +50,4 @@ export function retryDelayMs(error: BillingError, attempt: number, policy: Retry
   if (error.retryAfterMs !== undefined) return error.retryAfterMs;
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.floor(policy.random() * ceiling);
-}
-
-/** The `delay` callback of RxJS `retry()`: waits on the scheduler, or rethrows. */
-export function retryNotifier(policy: RetryPolicy, scheduler: SchedulerLike) {
-  return (error: unknown, retryCount: number): Observable<unknown> =>
-    isRetryable(error)
-      ? timer(retryDelayMs(error as BillingError, retryCount - 1, policy), scheduler)
-      : throwError(() => error);
 }
