@@ -41,8 +41,13 @@ afterEach(() => context.close());
 /** Arms refetch in the page with `options`; each refetch is recorded in `window.calls`. */
 function arm(options: object): Promise<void> {
   return page.evaluate((given) => {
-    const w = window as unknown as Record<string, never> & { calls: number[]; disarm: () => void };
-    const { armRefetch, monotonicScheduler } = w['refetchModule'] as Record<string, (...args: unknown[]) => never>;
+    type Arm = (options: unknown, deps: { refetch: () => void; scheduler: unknown }) => () => void;
+    const w = window as unknown as {
+      refetchModule: { armRefetch: Arm; monotonicScheduler: unknown };
+      calls: number[];
+      disarm: () => void;
+    };
+    const { armRefetch, monotonicScheduler } = w.refetchModule;
     w.calls = [];
     w.disarm = armRefetch(given, { refetch: () => w.calls.push(performance.now()), scheduler: monotonicScheduler });
   }, options);
