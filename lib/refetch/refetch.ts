@@ -24,7 +24,14 @@ interface Listenable {
   removeEventListener(type: string, listener: () => void): void;
 }
 
-/** The part of the browser refetch listens to; the globals by default, none in Node. */
+/**
+ * The part of the browser refetch listens to: the globals by default (none in Node).
+ *
+ * @example
+ * ```ts
+ * armRefetch({ onFocus: true }, { refetch, scheduler, target: { window: frame.contentWindow ?? undefined } });
+ * ```
+ */
 export interface RefetchTarget {
   readonly window?: Listenable | undefined;
   readonly document?: (Listenable & { readonly visibilityState: string }) | undefined;

@@ -23,7 +23,14 @@ export interface BillingStatus {
   readonly error: BillingError | null;
 }
 
-/** The calls whose failure {@link BillingStatus.error} shows. */
+/**
+ * The calls whose failure {@link BillingStatus.error} shows.
+ *
+ * @example
+ * ```ts
+ * const settled: StatusSignal = { kind: 'refresh' satisfies StatusCall, error: null };
+ * ```
+ */
 export type StatusCall = 'usage' | 'refresh' | 'consume';
 
 /**
@@ -35,6 +42,11 @@ export type StatusCall = 'usage' | 'refresh' | 'consume';
  * `invalid_argument`, `disposed`) and reads `insufficient_credits` as an
  * answer, a success. `usage/cached` is a usage answer this client did not
  * fetch (another tab's, a restored one).
+ *
+ * @example
+ * ```ts
+ * status = nextStatus(status, { kind: 'consume', error }); // a consume() rejected
+ * ```
  */
 export type StatusSignal =
   | { readonly kind: 'usage/started' | 'consume/sent' | 'consume/answered' }
@@ -43,7 +55,15 @@ export type StatusSignal =
   | { readonly kind: StatusCall; readonly error: BillingError }
   | { readonly kind: 'refresh' | 'consume'; readonly error: null };
 
-/** The fold's state: the public `view` and what it is derived from. */
+/**
+ * The fold's state: the public `view` and what it is derived from.
+ *
+ * @example
+ * ```ts
+ * const next = nextStatus(state, signal);
+ * if (next.view !== state.view) status$.next(next.view);
+ * ```
+ */
 export interface StatusState {
   readonly view: BillingStatus;
   /** Usage fetches in flight. */
@@ -66,7 +86,7 @@ export const initialStatus: StatusState = Object.freeze({
   failed: null,
 });
 
-// Positional, so a signal that changes nothing (a free consume's `consume/ok`)
+// Positional, so a signal that changes nothing (a free consume's success)
 // allocates nothing and returns the same state, hence the same view.
 function next(
   state: StatusState,
