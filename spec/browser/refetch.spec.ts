@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { resolve } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { launchChromium } from './chromium';
 
@@ -17,7 +18,7 @@ let cdp: CDPSession;
 
 beforeAll(async () => {
   const out = await build({
-    stdin: { contents: ENTRY, resolveDir: process.cwd(), loader: 'ts' },
+    stdin: { contents: ENTRY, resolveDir: resolve(__dirname, '../..'), loader: 'ts' },
     bundle: true,
     format: 'iife',
     globalName: 'refetchModule',
