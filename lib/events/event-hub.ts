@@ -48,8 +48,7 @@ export function createEventHub(onEvent?: (event: BillingEvent) => void): EventHu
       const error = 'error' in event ? event.error : undefined;
       // The event's own error is named by its code only: logs leave the app.
       console.error(
-        `unified-billing: the onEvent option threw on a "${event.type}" event${error ? ` (${error.code})` : ''};` +
-          ' billing goes on, and later throws of onEvent are not reported.',
+        `unified-billing: onEvent threw on "${event.type}"${error ? ` (${error.code})` : ''}; billing goes on, later throws are not reported`,
         thrown === error ? error?.code : thrown,
       );
     }

@@ -24,7 +24,14 @@ interface Listenable {
   removeEventListener(type: string, listener: () => void): void;
 }
 
-/** The part of the browser refetch listens to; the globals by default, none in Node. */
+/**
+ * The part of the browser refetch listens to: the globals by default (none in Node).
+ *
+ * @example
+ * ```ts
+ * armRefetch({ onFocus: true }, { refetch, scheduler, target: { window: frame.contentWindow ?? undefined } });
+ * ```
+ */
 export interface RefetchTarget {
   readonly window?: Listenable | undefined;
   readonly document?: (Listenable & { readonly visibilityState: string }) | undefined;
@@ -36,9 +43,7 @@ const THROTTLE_MS = 2_000;
 // setTimeout runs a longer delay at once: a refetch loop, not a slow poll.
 const MAX_DELAY_MS = 2_147_483_647;
 
-function invalid(message: string): never {
-  throw new BillingError('invalid_argument', `refetch${message}`);
-}
+const isFlag = (value: unknown): boolean => value === undefined || typeof value === 'boolean';
 
 /**
  * Validates the `refetch` option: a copy, or `undefined` when it asks for
@@ -51,16 +56,17 @@ function invalid(message: string): never {
  */
 export function checkRefetch(value: unknown): RefetchOptions | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null) invalid(' must be an object');
-  const { onFocus, onOnline, intervalMs } = value as Record<string, unknown>;
-  if (onFocus !== undefined && typeof onFocus !== 'boolean') invalid('.onFocus must be a boolean');
-  if (onOnline !== undefined && typeof onOnline !== 'boolean') invalid('.onOnline must be a boolean');
-  if (intervalMs !== undefined && !(Number.isInteger(intervalMs) && (intervalMs as number) >= 1000)) {
-    invalid('.intervalMs must be an integer of at least 1000');
+  const bad = typeof value !== 'object' || value === null;
+  const { onFocus, onOnline, intervalMs } = (bad ? {} : value) as Record<string, unknown>;
+  const ms = intervalMs as number;
+  const interval = intervalMs === undefined || (Number.isInteger(ms) && ms >= 1000 && ms <= MAX_DELAY_MS);
+  if (bad || !isFlag(onFocus) || !isFlag(onOnline) || !interval) {
+    throw new BillingError(
+      'invalid_argument',
+      'refetch: { onFocus?, onOnline?: boolean; intervalMs?: integer 1000..2^31-1 }',
+    );
   }
-  if ((intervalMs as number) > MAX_DELAY_MS) invalid(`.intervalMs must be at most ${MAX_DELAY_MS}`);
-  const options = { onFocus, onOnline, intervalMs } as RefetchOptions;
-  return onFocus || onOnline || intervalMs ? options : undefined;
+  return onFocus || onOnline || ms ? ({ onFocus, onOnline, intervalMs } as RefetchOptions) : undefined;
 }
 
 /**
@@ -81,15 +87,16 @@ export function armRefetch(
   deps: { readonly refetch: () => void; readonly scheduler: SchedulerLike; readonly target?: RefetchTarget },
 ): () => void {
   const { refetch, scheduler } = deps;
-  const g = globalThis as RefetchTarget;
-  const { window: win, document: doc, navigator: nav } = deps.target ?? g;
+  const { window: win, document: doc, navigator: nav } = deps.target ?? (globalThis as RefetchTarget);
   const teardowns: (() => void)[] = [];
   let last = -Infinity;
 
   const onSignal = (): void => {
     const now = scheduler.now();
-    // Offline, a refetch can only fail; the `online` event will bring one.
-    if (now - last < THROTTLE_MS || nav?.onLine === false) return;
+    const since = now - last;
+    // Offline, a refetch can only fail; the `online` event will bring one. A
+    // clock set back (an injected wall-clock scheduler) must not mute refetch.
+    if ((since >= 0 && since < THROTTLE_MS) || nav?.onLine === false) return;
     last = now;
     refetch();
   };

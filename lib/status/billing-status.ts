@@ -23,31 +23,47 @@ export interface BillingStatus {
   readonly error: BillingError | null;
 }
 
-/** The calls whose failure {@link BillingStatus.error} shows. */
+/**
+ * The calls whose failure {@link BillingStatus.error} shows.
+ *
+ * @example
+ * ```ts
+ * const settled: StatusSignal = { kind: 'refresh' satisfies StatusCall, error: null };
+ * ```
+ */
 export type StatusCall = 'usage' | 'refresh' | 'consume';
 
 /**
  * What the engine tells the status. Each `usage/started` is followed by one
- * `usage/loaded` or `usage/failed`; each `consume/sent` by one
- * `consume/answered` (an answer, or the consume gave up). `usage/cached` is a
- * usage answer this client did not fetch (another tab's, a restored one).
- * Feed every rejection as its call's `failed` signal: the fold ignores the caller's own doing
- * (`aborted`, `invalid_argument`, `disposed`) and reads `insufficient_credits`
- * as an answer, a success of the call.
+ * settled `usage`; each `consume/sent` by one `consume/answered` (an answer,
+ * or the consume gave up). A settled call (`usage`, `refresh`, `consume`)
+ * carries `error: null` on success (with `at`, for usage applied). Feed every
+ * rejection: the fold ignores the caller's own doing (`aborted`,
+ * `invalid_argument`, `disposed`) and reads `insufficient_credits` as an
+ * answer, a success. `usage/cached` is a usage answer this client did not
+ * fetch (another tab's, a restored one).
+ *
+ * @example
+ * ```ts
+ * status = nextStatus(status, { kind: 'consume', error }); // a consume() rejected
+ * ```
  */
 export type StatusSignal =
-  | { readonly kind: 'usage/started' }
-  | { readonly kind: 'usage/loaded'; readonly at: number }
+  | { readonly kind: 'usage/started' | 'consume/sent' | 'consume/answered' }
   | { readonly kind: 'usage/cached'; readonly at: number }
-  | { readonly kind: 'usage/failed'; readonly error: BillingError }
-  | { readonly kind: 'refresh/ok' }
-  | { readonly kind: 'refresh/failed'; readonly error: BillingError }
-  | { readonly kind: 'consume/sent' }
-  | { readonly kind: 'consume/answered' }
-  | { readonly kind: 'consume/ok' }
-  | { readonly kind: 'consume/failed'; readonly error: BillingError };
+  | { readonly kind: 'usage'; readonly error: null; readonly at: number }
+  | { readonly kind: StatusCall; readonly error: BillingError }
+  | { readonly kind: 'refresh' | 'consume'; readonly error: null };
 
-/** The fold's state: the public `view` and what it is derived from. */
+/**
+ * The fold's state: the public `view` and what it is derived from.
+ *
+ * @example
+ * ```ts
+ * const next = nextStatus(state, signal);
+ * if (next.view !== state.view) status$.next(next.view);
+ * ```
+ */
 export interface StatusState {
   readonly view: BillingStatus;
   /** Usage fetches in flight. */
@@ -70,7 +86,7 @@ export const initialStatus: StatusState = Object.freeze({
   failed: null,
 });
 
-// Positional, so a signal that changes nothing (a free consume's `consume/ok`)
+// Positional, so a signal that changes nothing (a free consume's success)
 // allocates nothing and returns the same state, hence the same view.
 function next(
   state: StatusState,
@@ -93,20 +109,6 @@ function next(
   return { view: same ? v : Object.freeze({ loaded, loading, fetchedAt, pending, error }), fetches, failed };
 }
 
-// `err` null is a success of `call`: it clears the error only if that call
-// made it (getUsage also fetches the balance, so it clears a failed refresh).
-// insufficient_credits is an answer, a success; the caller's own doing is no error.
-function settle(state: StatusState, call: StatusCall, err: BillingError | null, fetches = state.fetches): StatusState {
-  const code = err?.code;
-  const ok = err === null || code === 'insufficient_credits';
-  const keep = ok || code === 'aborted' || code === 'invalid_argument' || code === 'disposed';
-  const clears = ok && (state.failed === call || (call === 'usage' && state.failed === 'refresh'));
-  const { pending, loaded, fetchedAt, error } = state.view;
-  if (clears) return next(state, fetches, null, null, pending, loaded, fetchedAt);
-  if (keep) return next(state, fetches, state.failed, error, pending, loaded, fetchedAt);
-  return next(state, fetches, call, err, pending, loaded, fetchedAt);
-}
-
 /**
  * The pure fold of the status: the state after `signal`, the same object
  * when nothing changed (so `status$` emits only on change).
@@ -114,33 +116,38 @@ function settle(state: StatusState, call: StatusCall, err: BillingError | null, 
  * @example
  * ```ts
  * let state = nextStatus(initialStatus, { kind: 'usage/started' }); // view.loading: true
- * state = nextStatus(state, { kind: 'usage/loaded', at: scheduler.now() }); // view.loaded: true
+ * state = nextStatus(state, { kind: 'usage', error: null, at: scheduler.now() }); // view.loaded: true
  * ```
  */
 export function nextStatus(state: StatusState, signal: StatusSignal): StatusState {
   const { fetches, failed } = state;
   const { loaded, fetchedAt, pending, error } = state.view;
-  const ended = Math.max(fetches - 1, 0);
   switch (signal.kind) {
     case 'usage/started':
       return next(state, fetches + 1, failed, error, pending, loaded, fetchedAt);
-    case 'usage/loaded':
-      return settle(next(state, ended, failed, error, pending, true, signal.at), 'usage', null);
     case 'usage/cached':
       return next(state, fetches, failed, error, pending, true, signal.at);
-    case 'usage/failed':
-      return settle(state, 'usage', signal.error, ended);
-    case 'refresh/ok':
-      return settle(state, 'refresh', null);
-    case 'refresh/failed':
-      return settle(state, 'refresh', signal.error);
     case 'consume/sent':
       return next(state, fetches, failed, error, pending + 1, loaded, fetchedAt);
     case 'consume/answered':
       return next(state, fetches, failed, error, Math.max(pending - 1, 0), loaded, fetchedAt);
-    case 'consume/ok':
-      return settle(state, 'consume', null);
-    case 'consume/failed':
-      return settle(state, 'consume', signal.error);
   }
+  // A call settled. Its success clears the error only if that call made it
+  // (getUsage also fetches the balance, so it clears a failed refresh too).
+  const { kind: call, error: err } = signal;
+  const code = err?.code;
+  const usage = call === 'usage';
+  const applied = usage && !err;
+  const ok = !err || code === 'insufficient_credits';
+  const keep = ok || code === 'aborted' || code === 'invalid_argument' || code === 'disposed';
+  const clears = ok && (failed === call || (usage && failed === 'refresh'));
+  return next(
+    state,
+    usage ? Math.max(fetches - 1, 0) : fetches,
+    clears ? null : keep ? failed : call,
+    clears ? null : keep ? error : err,
+    pending,
+    loaded || applied,
+    applied ? (signal as { at: number }).at : fetchedAt,
+  );
 }

@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { resolve } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { launchChromium } from './chromium';
 
@@ -17,7 +18,7 @@ let cdp: CDPSession;
 
 beforeAll(async () => {
   const out = await build({
-    stdin: { contents: ENTRY, resolveDir: process.cwd(), loader: 'ts' },
+    stdin: { contents: ENTRY, resolveDir: resolve(__dirname, '../..'), loader: 'ts' },
     bundle: true,
     format: 'iife',
     globalName: 'refetchModule',
@@ -41,8 +42,13 @@ afterEach(() => context.close());
 /** Arms refetch in the page with `options`; each refetch is recorded in `window.calls`. */
 function arm(options: object): Promise<void> {
   return page.evaluate((given) => {
-    const w = window as unknown as Record<string, never> & { calls: number[]; disarm: () => void };
-    const { armRefetch, monotonicScheduler } = w['refetchModule'] as Record<string, (...args: unknown[]) => never>;
+    type Arm = (options: unknown, deps: { refetch: () => void; scheduler: unknown }) => () => void;
+    const w = window as unknown as {
+      refetchModule: { armRefetch: Arm; monotonicScheduler: unknown };
+      calls: number[];
+      disarm: () => void;
+    };
+    const { armRefetch, monotonicScheduler } = w.refetchModule;
     w.calls = [];
     w.disarm = armRefetch(given, { refetch: () => w.calls.push(performance.now()), scheduler: monotonicScheduler });
   }, options);

@@ -51,7 +51,7 @@ describe('createEventHub', () => {
     expect(seen).toEqual([1, 2, 3]);
     expect(consoleError).toHaveBeenCalledTimes(1);
     const [message, thrown] = consoleError.mock.calls[0] as [string, Error];
-    expect(message).toContain('onEvent option threw on a "consume:failed" event (backend)');
+    expect(message).toContain('onEvent threw on "consume:failed" (backend)');
     expect(thrown.message).toBe('app bug');
     expect(JSON.stringify(consoleError.mock.calls)).not.toContain(CANARY);
   });

@@ -76,6 +76,14 @@ describe('armRefetch', () => {
     expect(refetch).toHaveBeenCalledTimes(2);
   });
 
+  it('is not muted by a scheduler clock set back', () => {
+    const { window, clock, refetch } = rig({ onFocus: true });
+    window.fire('focus');
+    clock.frame -= 3_600_000; // an injected wall-clock scheduler, the clock set back an hour
+    window.fire('focus');
+    expect(refetch).toHaveBeenCalledTimes(2);
+  });
+
   it('skips a focus while offline, so the online event that follows refetches', () => {
     const { window, navigator, clock, refetch } = rig({ onFocus: true, onOnline: true });
     navigator.onLine = false;
@@ -124,8 +132,9 @@ describe('checkRefetch', () => {
     ['a string interval', { intervalMs: '5000' }],
     ['NaN', { intervalMs: NaN }],
     ['an interval setTimeout cannot hold', { intervalMs: 2 ** 31 }],
-  ])('throws invalid_argument for %s', (_name, value) => {
+  ])('throws invalid_argument for %s, naming the shape it needs', (_name, value) => {
     expect(() => checkRefetch(value)).toThrow(BillingError);
     expect(() => checkRefetch(value)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => checkRefetch(value)).toThrow('intervalMs?: integer 1000..2^31-1');
   });
 });

@@ -28,14 +28,14 @@ describe('nextStatus', () => {
     expect(
       emitted([
         { kind: 'usage/started' },
-        { kind: 'usage/loaded', at: 100 },
+        { kind: 'usage', error: null, at: 100 },
         { kind: 'consume/sent' },
         { kind: 'consume/answered' },
-        { kind: 'consume/ok' },
+        { kind: 'consume', error: null },
         { kind: 'consume/sent' },
         { kind: 'consume/answered' },
-        { kind: 'consume/failed', error: network },
-        { kind: 'consume/ok' }, // a free-period consume: the consume call succeeded again
+        { kind: 'consume', error: network },
+        { kind: 'consume', error: null }, // a free-period consume: the consume call succeeded again
       ]),
     ).toEqual([
       status({}),
@@ -53,30 +53,36 @@ describe('nextStatus', () => {
   it('clears an error only on the success of the call that failed, and shows the last failure', () => {
     const usage = fail('timeout');
     const consume = fail('backend');
-    let state = fold([{ kind: 'usage/started' }, { kind: 'usage/failed', error: usage }]);
+    let state = fold([{ kind: 'usage/started' }, { kind: 'usage', error: usage }]);
     expect(state.view).toEqual(status({ error: usage }));
-    state = fold([{ kind: 'consume/ok' }, { kind: 'refresh/ok' }], state);
+    state = fold(
+      [
+        { kind: 'consume', error: null },
+        { kind: 'refresh', error: null },
+      ],
+      state,
+    );
     expect(state.view.error).toBe(usage);
-    state = nextStatus(state, { kind: 'consume/failed', error: consume });
+    state = nextStatus(state, { kind: 'consume', error: consume });
     expect(state.view.error).toBe(consume);
-    state = fold([{ kind: 'usage/started' }, { kind: 'usage/loaded', at: 5 }], state);
+    state = fold([{ kind: 'usage/started' }, { kind: 'usage', error: null, at: 5 }], state);
     expect(state.view.error).toBe(consume); // the usage success does not clear the consume's failure
-    expect(nextStatus(state, { kind: 'consume/ok' }).view.error).toBeNull();
+    expect(nextStatus(state, { kind: 'consume', error: null }).view.error).toBeNull();
   });
 
   it('a usage answer, which carries the balance, clears a failed refresh; a refresh does not clear a failed usage', () => {
     const refresh = fail('http');
-    const state = fold([{ kind: 'refresh/failed', error: refresh }]);
+    const state = fold([{ kind: 'refresh', error: refresh }]);
     expect(state.view.error).toBe(refresh);
-    expect(fold([{ kind: 'usage/started' }, { kind: 'usage/loaded', at: 1 }], state).view.error).toBeNull();
-    const usage = fold([{ kind: 'usage/started' }, { kind: 'usage/failed', error: fail('network') }]);
-    expect(nextStatus(usage, { kind: 'refresh/ok' }).view.error).not.toBeNull();
+    expect(fold([{ kind: 'usage/started' }, { kind: 'usage', error: null, at: 1 }], state).view.error).toBeNull();
+    const usage = fold([{ kind: 'usage/started' }, { kind: 'usage', error: fail('network') }]);
+    expect(nextStatus(usage, { kind: 'refresh', error: null }).view.error).not.toBeNull();
   });
 
   it('stays loading while any usage fetch is in flight', () => {
-    let state = fold([{ kind: 'usage/started' }, { kind: 'usage/started' }, { kind: 'usage/loaded', at: 7 }]);
+    let state = fold([{ kind: 'usage/started' }, { kind: 'usage/started' }, { kind: 'usage', error: null, at: 7 }]);
     expect(state.view).toEqual(status({ loading: true, loaded: true, fetchedAt: 7 }));
-    state = nextStatus(state, { kind: 'usage/failed', error: fail('network') });
+    state = nextStatus(state, { kind: 'usage', error: fail('network') });
     expect(state.view.loading).toBe(false);
     expect(state.view.loaded).toBe(true); // the cache stays
   });
@@ -96,22 +102,24 @@ describe('nextStatus', () => {
     'a consume the caller ended (%s) is no error and keeps the last one',
     (code) => {
       const refresh = fail('network');
-      const state = fold([{ kind: 'refresh/failed', error: refresh }]);
-      expect(nextStatus(state, { kind: 'consume/failed', error: fail(code) })).toBe(state);
+      const state = fold([{ kind: 'refresh', error: refresh }]);
+      expect(nextStatus(state, { kind: 'consume', error: fail(code) })).toBe(state);
     },
   );
 
   it('insufficient_credits is an answer, so it clears a failed consume and shows no error', () => {
-    const state = fold([{ kind: 'consume/failed', error: fail('timeout') }]);
-    expect(nextStatus(state, { kind: 'consume/failed', error: fail('insufficient_credits') }).view.error).toBeNull();
-    expect(nextStatus(initialStatus, { kind: 'consume/failed', error: fail('insufficient_credits') })).toBe(
-      initialStatus,
-    );
+    const state = fold([{ kind: 'consume', error: fail('timeout') }]);
+    expect(nextStatus(state, { kind: 'consume', error: fail('insufficient_credits') }).view.error).toBeNull();
+    expect(nextStatus(initialStatus, { kind: 'consume', error: fail('insufficient_credits') })).toBe(initialStatus);
   });
 
   it('returns the same state and view when nothing changes, and frozen views otherwise', () => {
-    for (const kind of ['consume/ok', 'refresh/ok', 'consume/answered'] as const) {
-      expect(nextStatus(initialStatus, { kind })).toBe(initialStatus);
+    const idle: StatusSignal[] = [
+      { kind: 'consume', error: null },
+      { kind: 'refresh', error: null },
+    ];
+    for (const signal of [...idle, { kind: 'consume/answered' } as const]) {
+      expect(nextStatus(initialStatus, signal)).toBe(initialStatus);
     }
     const loading = nextStatus(initialStatus, { kind: 'usage/started' });
     const twice = nextStatus(loading, { kind: 'usage/started' });
