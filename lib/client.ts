@@ -56,7 +56,10 @@ export function createClient(options: ClientOptions): Client {
       policy: { ...defaultRetryPolicy, retries: resolved.retries },
       onUnauthorized: resolved.onUnauthorized,
       onRetry: ({ attempt, delayMs, path }) => {
-        if (monitor.listening) monitor.emit({ type: 'request:retry', at: scheduler.now(), attempt, delayMs, path });
+        // The transport numbers attempts (2 is the first retry); the event counts retries.
+        if (monitor.listening) {
+          monitor.emit({ type: 'request:retry', at: scheduler.now(), attempt: attempt - 1, delayMs, path });
+        }
       },
     },
     resolved.appKey,
@@ -64,7 +67,10 @@ export function createClient(options: ClientOptions): Client {
   const engine = new Engine({ api, scheduler, newId: randomId, features: featuresOf(resolved, scheduler), monitor });
   // Each refetch joins a usage fetch in flight, as getUsage() does; a failure shows in the status.
   if (resolved.refetch !== undefined) {
-    const disarm = armRefetch(resolved.refetch, { refetch: () => void engine.getUsage().catch(() => undefined), scheduler });
+    const disarm = armRefetch(resolved.refetch, {
+      refetch: () => void engine.getUsage().catch(() => undefined),
+      scheduler,
+    });
     engine.onDispose(disarm);
   }
   const billing: BillingModule = {

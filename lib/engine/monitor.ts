@@ -7,7 +7,7 @@ import { initialStatus, nextStatus, type BillingStatus, type StatusSignal } from
 import type { BillingConsumeResult } from '../types';
 import type { ConsumeRequest } from './requests';
 
-const CONSUME_OK: StatusSignal = Object.freeze({ kind: 'consume/ok' });
+const CONSUME_OK: StatusSignal = Object.freeze({ kind: 'consume', error: null });
 
 /**
  * What the engine tells about itself: the status (a pure fold of what the
@@ -61,9 +61,10 @@ export class Monitor {
     const externalId = request.externalId ?? null;
     if (!ok) {
       const error = outcome as BillingError;
-      this.note({ kind: 'consume/failed', error });
+      this.note({ kind: 'consume', error });
       if (!this.listening) return;
-      if (error.code === 'insufficient_credits') this.emit({ type: 'consume:denied', at, externalId: externalId ?? '' });
+      if (error.code === 'insufficient_credits')
+        this.emit({ type: 'consume:denied', at, externalId: externalId ?? '' });
       else this.emit({ type: 'consume:failed', at, externalId, error });
       return;
     }
@@ -71,7 +72,8 @@ export class Monitor {
     if (!this.listening) return;
     const result = outcome as BillingConsumeResult;
     if (result.isBlacklisted) this.emit({ type: 'consume:blacklisted', at, externalId: externalId ?? '' });
-    else if (request.charged !== null) this.emit({ type: 'consume:charged', at, externalId: externalId ?? '', isCredit: result.isCredit });
+    else if (request.charged !== null)
+      this.emit({ type: 'consume:charged', at, externalId: externalId ?? '', isCredit: result.isCredit });
     else this.emit({ type: 'consume:free', at, externalId });
   }
 
@@ -81,10 +83,25 @@ export class Monitor {
     if (this.listening) this.emit({ type: 'consume:free', at: this.scheduler.now(), externalId: externalId ?? null });
   }
 
+  /**
+   * Applies this client's usage answer with `apply` (dispatching its fact): the
+   * status turns loaded and stops loading in one change, as the cache fills.
+   */
+  usageAnswered(at: number, apply: () => void): void {
+    this.answeredAt = at;
+    apply();
+    if (this.answeredAt !== null) this.note({ kind: 'usage', error: null, at });
+    this.answeredAt = null;
+  }
+
+  private answeredAt: number | null = null;
+
   /** Free-period and cache transitions of the store. */
   stateChanged(previous: BillingState, state: BillingState): void {
     if (previous.quota === null && state.quota !== null && !this.state.view.loaded) {
-      this.note({ kind: 'usage/cached', at: this.scheduler.now() });
+      const at = this.answeredAt;
+      this.answeredAt = null;
+      this.note(at === null ? { kind: 'usage/cached', at: this.scheduler.now() } : { kind: 'usage', error: null, at });
     }
     if ((previous.freePeriodEnd === null) === (state.freePeriodEnd === null) || !this.listening) return;
     const type = state.freePeriodEnd === null ? 'freePeriod:ended' : 'freePeriod:started';

@@ -17,7 +17,7 @@ export interface QuotaDeps extends EffectDeps {
   readonly monitor: Monitor;
 }
 
-const REFRESH_OK = Object.freeze({ kind: 'refresh/ok' } as const);
+const REFRESH_OK = Object.freeze({ kind: 'refresh', error: null } as const);
 
 // An attempt's number and send time, taken as it goes out.
 function stamp(deps: QuotaDeps) {
@@ -38,17 +38,19 @@ function loadUsage(deps: QuotaDeps, emit: (action: BillingAction) => void, end: 
   let credits: number | undefined;
   const done = () => {
     if (count === undefined || credits === undefined) return;
-    emit({
-      type: 'usage/loaded',
-      seq: free.sent.seq,
-      balanceSeq: balance.sent.seq,
-      quota: { ...count, creditsBalance: credits },
-      sentAt: free.sent.at,
-      balanceSentAt: balance.sent.at,
-    });
     settled = true;
     const at = deps.scheduler.now();
-    monitor.note({ kind: 'usage/loaded', at });
+    const quota = { ...count, creditsBalance: credits };
+    monitor.usageAnswered(at, () =>
+      emit({
+        type: 'usage/loaded',
+        seq: free.sent.seq,
+        balanceSeq: balance.sent.seq,
+        quota,
+        sentAt: free.sent.at,
+        balanceSentAt: balance.sent.at,
+      }),
+    );
     if (monitor.listening) monitor.emit({ type: 'usage:loaded', at });
     end.value();
   };
@@ -56,12 +58,12 @@ function loadUsage(deps: QuotaDeps, emit: (action: BillingAction) => void, end: 
   monitor.note({ kind: 'usage/started' });
   // A fetch all of whose callers left ends too, for the status's count of fetches in flight.
   const subscription = new Subscription(() => {
-    if (!settled) monitor.note({ kind: 'usage/failed', error: new BillingError('aborted', 'The call was aborted') });
+    if (!settled) monitor.note({ kind: 'usage', error: new BillingError('aborted', 'The call was aborted') });
   });
   const fail = (error: unknown) => {
     settled = true;
     subscription.unsubscribe();
-    monitor.note({ kind: 'usage/failed', error: error as BillingError });
+    monitor.note({ kind: 'usage', error: error as BillingError });
     end.error(error);
   };
   subscription.add(
@@ -86,8 +88,9 @@ function loadBalance(deps: QuotaDeps, emit: (action: BillingAction) => void, end
       end.value(balance);
     },
     error: (error: unknown) => {
-      monitor.note({ kind: 'refresh/failed', error: error as BillingError });
-      if (monitor.listening) monitor.emit({ type: 'refresh:failed', at: deps.scheduler.now(), error: error as BillingError });
+      monitor.note({ kind: 'refresh', error: error as BillingError });
+      if (monitor.listening)
+        monitor.emit({ type: 'refresh:failed', at: deps.scheduler.now(), error: error as BillingError });
       end.error(error);
     },
   });
