@@ -2,7 +2,7 @@ import { Engine } from './engine/engine';
 import { resolveOptions } from './options';
 import { monotonicScheduler } from './scheduler';
 import { createBillingApi } from './transport/billing-api';
-import { defaultFetch } from './transport/http';
+import { defaultFetch } from './platform/default-fetch';
 import { defaultRetryPolicy, type RetryPolicy } from './transport/retry-policy';
 import type { BillingModule, Client, ClientOptions } from './types';
 import { BillingError } from './errors';

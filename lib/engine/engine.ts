@@ -9,7 +9,7 @@ import {
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
-import { v4 as uuidv4 } from 'uuid';
+import { randomId as uuidv4 } from '../platform/random-id';
 import { decide } from '../core/decide';
 import { toUsageInfo } from '../core/usage-view';
 import { BillingError } from '../errors';
