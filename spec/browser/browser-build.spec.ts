@@ -1,7 +1,7 @@
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
-import { createReferenceBackend, type ReferenceBackend } from '../../lib/testing';
+import { createReferenceBackend, type InProcessReferenceBackend } from '../../lib/testing';
 import { launchChromium } from './chromium';
 
 // The package's `browser` build in Chromium, with no `fetch` option: the
@@ -61,7 +61,7 @@ async function bundle(): Promise<{ text: string; inputs: string[] }> {
 // The page and the backend on one routed origin: Chromium serves the page and
 // hands each API request to the in-process reference backend, so the origin
 // can be https (a secure context) or plain http (not one) with no certificate.
-async function serve(route: Route, backend: ReferenceBackend): Promise<void> {
+async function serve(route: Route, backend: InProcessReferenceBackend): Promise<void> {
   const request = route.request();
   if (new URL(request.url()).pathname === '/') {
     await route.fulfill({ contentType: 'text/html', body: `<!doctype html><script>${script}</script>` });
@@ -73,14 +73,14 @@ async function serve(route: Route, backend: ReferenceBackend): Promise<void> {
     headers: request.headers(),
     ...(body === null ? {} : { body }),
   });
-  await route.fulfill({
-    status: response.status,
-    headers: Object.fromEntries(response.headers),
-    body: await response.text(),
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
   });
+  await route.fulfill({ status: response.status, headers, body: await response.text() });
 }
 
-async function runOn(origin: string): Promise<{ outcome: Outcome; backend: ReferenceBackend }> {
+async function runOn(origin: string): Promise<{ outcome: Outcome; backend: InProcessReferenceBackend }> {
   const backend = createReferenceBackend({
     users: [{ token: TOKEN, freeRemaining: 1, freeTotal: 1, creditsPerUse: 1, creditsBalance: 5 }],
   });

@@ -23,8 +23,8 @@ function withCrypto<T>(crypto: Partial<Crypto>, body: () => T): T {
 const insecure = (fill?: number): Partial<Crypto> => ({
   getRandomValues: <T extends ArrayBufferView | null>(array: T): T =>
     fill === undefined
-      ? (webcrypto.getRandomValues(array as Uint8Array) as T)
-      : ((array as Uint8Array).fill(fill) as T),
+      ? (webcrypto.getRandomValues(array as Uint8Array) as unknown as T)
+      : ((array as Uint8Array).fill(fill) as unknown as T),
 });
 
 describe('randomId() in the browser build', () => {
