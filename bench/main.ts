@@ -7,8 +7,7 @@ import { measureFreeConsume, measureHeapGrowth } from './cpu/free-consume';
 import { measureEconomy } from './economy/sessions';
 import { round } from './harness/stats';
 import { renderTable, type Row } from './harness/table';
-import { SIZE_GOALS } from './size/budgets';
-import { measureSize } from './size/measure-size';
+import { measureSizeRows } from './size';
 import { measureLayers } from './wire/breakdown';
 import { measureParallelism, measureWire } from './wire/overhead';
 import { checkRows, clientRows, fanOutRows, freeConsumeRows, wireContext, wireGoalRows } from './rows';
@@ -44,49 +43,7 @@ export async function runAll(
     });
   }
   log('size...');
-  const size = await measureSize(root);
-  rows.push(
-    {
-      section: 'size',
-      figure: 'own code an app imports, min+gz',
-      value: size.own.gzipped,
-      unit: 'B',
-      goal: `<= ${SIZE_GOALS.own} B`,
-      met: size.own.gzipped <= SIZE_GOALS.own,
-    },
-    {
-      section: 'size',
-      figure: 'own + rxjs parts, min+gz',
-      value: size.total.gzipped,
-      unit: 'B',
-      goal: `<= ${SIZE_GOALS.total} B`,
-      met: size.total.gzipped <= SIZE_GOALS.total,
-    },
-    {
-      section: 'size',
-      figure: 'own + rxjs + uuid + cross-fetch, min+gz',
-      value: size.totalWithDeps.gzipped,
-      unit: 'B',
-      goal: '(reported)',
-      met: null,
-    },
-    {
-      section: 'size',
-      figure: 'whole barrel (tabSync, reloadSafe too), min+gz',
-      value: size.everything.gzipped,
-      unit: 'B',
-      goal: '(reported)',
-      met: null,
-    },
-    {
-      section: 'size',
-      figure: 'own code, minified',
-      value: size.own.minified,
-      unit: 'B',
-      goal: '(reported)',
-      met: null,
-    },
-  );
+  rows.push(...(await measureSizeRows(root)));
   log('check()...');
   rows.push(...checkRows(await measureCheck({ quick })));
   log('free-period consume()...');

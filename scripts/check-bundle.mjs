@@ -3,7 +3,11 @@
 // the bundle must hold none of tabSync, reloadSafe, the testing kit or the
 // React bindings. Each feature is recognised by strings only its own code
 // carries; a second app per feature uses it, and each of its markers must
-// then be in the bundle, so the absence check can fail. Prints the sizes.
+// then be in the bundle, so the absence check can fail. The same app must
+// bundle neither cross-fetch (with its whatwg-fetch polyfill) nor uuid: the
+// package's `browser` condition gives it the platform fetch and
+// crypto.randomUUID. Built once more with the condition switched off, the
+// app must then hold both, so that check can fail too. Prints the sizes.
 // (An entry's exports are unused in an app bundle, so the apps put what they
 // use on globalThis: otherwise webpack would rightly drop it.)
 //
@@ -48,7 +52,23 @@ globalThis.useBilling = () => useUsage(billing);`,
   },
 ];
 
-function bundle(name, source) {
+// Every file whose code is in the output, concatenated modules opened.
+function bundledFiles(compilation) {
+  const files = new Set();
+  for (const chunk of compilation.chunks) {
+    for (const module of compilation.chunkGraph.getChunkModulesIterable(chunk)) {
+      for (const inner of module.modules ?? [module]) if (inner.resource) files.add(inner.resource);
+    }
+  }
+  return [...files];
+}
+
+// The packages a browser app must not get from us, by the folder they come from.
+const PLATFORM_DEPENDENCIES = ['cross-fetch', 'whatwg-fetch', 'node-fetch', 'uuid'];
+const packagesIn = (files) =>
+  PLATFORM_DEPENDENCIES.filter((name) => files.some((file) => file.includes(`/node_modules/${name}/`)));
+
+function bundle(name, source, resolve = {}) {
   const dir = join(work, name.replace(/\W+/g, '-'));
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'app.mjs'), `${source}\n`);
@@ -63,12 +83,14 @@ function bundle(name, source) {
     externals: { react: 'React' },
     externalsPresets: { node: name === 'the testing kit' },
     performance: { hints: false },
+    resolve,
   };
   return new Promise((resolvePromise, reject) => {
     webpack(config, (error, stats) => {
       if (error) return reject(error);
       if (stats.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true })));
-      resolvePromise(readFileSync(join(dir, 'out/bundle.js'), 'utf8'));
+      const code = readFileSync(join(dir, 'out/bundle.js'), 'utf8');
+      resolvePromise({ code, files: bundledFiles(stats.compilation) });
     });
   });
 }
@@ -83,15 +105,32 @@ const failures = [];
 const app = `import { createClient } from 'unified-billing';
 globalThis.billing = ${client}.billing;
 globalThis.billing.consume().then((result) => console.log(result));`;
-const onlyClient = await bundle('only createClient', app);
-const bytes = Buffer.byteLength(onlyClient);
+const { code: onlyClient, files: onlyClientFiles } = await bundle('only createClient', app);
+const gzipped = (code) => gzipSync(code).length;
 console.log(
-  `webpack ${webpack.version}, production: an app importing only createClient is ${bytes} B minified, ${gzipSync(onlyClient).length} B gzipped (rxjs, uuid and cross-fetch included)`,
+  `webpack ${webpack.version}, production, target web: an app importing only createClient is ${Buffer.byteLength(onlyClient)} B minified, ${gzipped(onlyClient)} B gzipped (rxjs included)`,
 );
+
+// webpack's conditions for target web, without 'browser': what a bundler that
+// ignores the condition gives the same app (cross-fetch's browser ponyfill, uuid's browser build).
+const withoutBrowserCondition = await bundle('only createClient, no browser condition', app, {
+  conditionNames: ['import', 'module', 'webpack', 'production', 'default'],
+});
+const leaked = packagesIn(onlyClientFiles);
+const control = packagesIn(withoutBrowserCondition.files);
+console.log(
+  `platform dependencies: ${leaked.length === 0 ? 'none' : `PRESENT (${leaked.join(', ')})`} in the createClient-only bundle; ` +
+    `${control.join(', ') || 'NONE'} in the same app built without the browser condition ` +
+    `(${gzipped(withoutBrowserCondition.code)} B gzipped, ${gzipped(withoutBrowserCondition.code) - gzipped(onlyClient)} B more)`,
+);
+if (leaked.length > 0) failures.push(`the createClient-only browser bundle holds ${leaked.join(', ')}`);
+for (const name of ['cross-fetch', 'uuid']) {
+  if (!control.includes(name)) failures.push(`${name} not seen in the app built without the browser condition`);
+}
 
 for (const feature of features) {
   const found = feature.markers.filter((marker) => onlyClient.includes(marker));
-  const withFeature = await bundle(feature.name, feature.app);
+  const { code: withFeature } = await bundle(feature.name, feature.app);
   const missing = feature.markers.filter((marker) => !withFeature.includes(marker));
   console.log(
     `${feature.name}: ${found.length === 0 ? 'absent' : `PRESENT (${found.join(', ')})`} from the createClient-only bundle; ` +
@@ -106,4 +145,6 @@ if (failures.length > 0) {
   console.error(`\ncheck-bundle: FAILED\n- ${failures.join('\n- ')}`);
   process.exit(1);
 }
-console.log('\ncheck-bundle: an app that imports only createClient bundles none of the opt-in code');
+console.log(
+  '\ncheck-bundle: an app that imports only createClient bundles none of the opt-in code, and neither cross-fetch nor uuid',
+);

@@ -2,8 +2,13 @@
 // packs it, runs @arethetypeswrong/cli and publint on the tarball, then
 // type-checks tiny consumer projects that import '.', './testing' and
 // './react' from the unpacked tarball under node10, node16 (CJS and ESM) and
-// bundler resolution. Any problem fails: attw exits 1 on one, and every
-// publint message counts, suggestions included.
+// bundler resolution (and bundler with the `browser` condition). Then the
+// `browser` condition itself: Node resolves the package with and without it
+// (--conditions=browser), the browser build must export what the default
+// build does, import neither cross-fetch nor uuid, and charge a consume
+// against the reference backend through the global fetch with a v4 id.
+// Any problem fails: attw exits 1 on one, and every publint message counts,
+// suggestions included.
 //
 //   node scripts/check-package.mjs [tarball]   (packs the repository when omitted)
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -88,6 +93,15 @@ const modes = [
   { name: 'node16-cjs', module: 'node16', moduleResolution: 'node16', type: 'commonjs', file: 'main.ts' },
   { name: 'node16-esm', module: 'node16', moduleResolution: 'node16', type: 'module', file: 'main.ts' },
   { name: 'bundler', module: 'esnext', moduleResolution: 'bundler', type: 'module', file: 'main.ts' },
+  // What Vite, webpack and esbuild do for a browser target: the same types must resolve.
+  {
+    name: 'bundler-browser',
+    module: 'esnext',
+    moduleResolution: 'bundler',
+    type: 'module',
+    file: 'main.ts',
+    customConditions: ['browser'],
+  },
 ];
 
 function typeCheck(dir, mode, files) {
@@ -98,6 +112,7 @@ function typeCheck(dir, mode, files) {
       target: 'es2022',
       lib: ['es2022', 'dom'],
       types: ['node'],
+      ...(mode.customConditions ? { customConditions: mode.customConditions } : {}),
       strict: true,
       noEmit: true,
       // Our declaration files are checked too, as a strict user's build would.
@@ -140,8 +155,82 @@ for (const mode of modes) {
   }
 }
 
+step("the 'browser' export condition, resolved by Node with and without --conditions=browser");
+// Run in the consumers' folder, so 'unified-billing' resolves through the
+// unpacked package's exports as in a user's project.
+const probe = `import { createRequire } from 'node:module';
+import { startReferenceBackend } from 'unified-billing/testing';
+const require = createRequire(process.cwd() + '/');
+const esm = await import('unified-billing');
+const cjs = require('unified-billing');
+const backend = await startReferenceBackend({
+  users: [{ token: 't1', freeRemaining: 1, freeTotal: 1, creditsPerUse: 1, creditsBalance: 0 }],
+});
+// No fetch option: the build's default fetch and id serve.
+const client = esm.createClient({ baseUrl: backend.url, appKey: 'probe', headers: { Authorization: 'Bearer t1' } });
+const result = await client.billing.consume();
+client.billing.dispose();
+await backend.close();
+console.log(JSON.stringify({
+  esmFile: import.meta.resolve('unified-billing'),
+  cjsFile: require.resolve('unified-billing'),
+  esm: Object.keys(esm).sort(),
+  cjs: Object.keys(cjs).sort(),
+  consumed: result.freeRemaining === 0 && !result.isCredit && !result.isBlacklisted,
+  externalIds: backend.charges().map((charge) => charge.externalId),
+}));`;
+function resolveWith(conditions) {
+  const run = spawnSync(process.execPath, [...conditions, '--input-type=module', '-e', probe], {
+    cwd: consumers,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`node ${conditions.join(' ')} probe failed:\n${run.stdout}${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop());
+}
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const plain = resolveWith([]);
+const browser = resolveWith(['--conditions=browser']);
+const unpacked = join(consumers, 'node_modules/unified-billing');
+const dependencyImports = (file) =>
+  [
+    ...readFileSync(join(unpacked, file), 'utf8').matchAll(
+      /(?:from\s*|require\(|import\s*)["'](cross-fetch|uuid)["']/g,
+    ),
+  ].map((match) => match[1]);
+const expectations = [
+  [
+    plain.esmFile.endsWith('/dist/index.mjs') && plain.cjsFile.endsWith('/dist/index.cjs'),
+    'without the condition, import and require get dist/index.mjs and dist/index.cjs',
+  ],
+  [
+    browser.esmFile.endsWith('/dist/index.browser.mjs') && browser.cjsFile.endsWith('/dist/index.browser.cjs'),
+    'with it, import and require get dist/index.browser.mjs and dist/index.browser.cjs',
+  ],
+  [
+    [plain.cjs, browser.esm, browser.cjs].every((keys) => JSON.stringify(keys) === JSON.stringify(plain.esm)),
+    `all four builds export the same ${plain.esm.length} names`,
+  ],
+  [
+    ['dist/index.browser.mjs', 'dist/index.browser.cjs'].every((file) => dependencyImports(file).length === 0),
+    'the browser builds import neither cross-fetch nor uuid',
+  ],
+  [
+    ['dist/index.mjs', 'dist/index.cjs'].every((file) => dependencyImports(file).sort().join() === 'cross-fetch,uuid'),
+    'the default builds import cross-fetch and uuid (for Node and runtimes without a global fetch or crypto)',
+  ],
+  [
+    [plain, browser].every((run) => run.consumed && run.externalIds.length === 1 && UUID_V4.test(run.externalIds[0])),
+    'both charge a consume with a v4 id through their default fetch',
+  ],
+];
+for (const [ok, what] of expectations) {
+  console.log(`${ok ? 'ok' : 'FAIL'}: ${what}`);
+  if (!ok) console.log(JSON.stringify({ plain, browser }, null, 2));
+  if (!ok) failures.push(`browser condition: not true that ${what}`);
+}
+
 if (failures.length > 0) {
   console.error(`\ncheck-package: FAILED\n- ${failures.join('\n- ')}`);
   process.exit(1);
 }
-console.log('\ncheck-package: attw, publint and the consumer type checks are clean');
+console.log('\ncheck-package: attw, publint, the consumer type checks and the browser condition are clean');

@@ -1,6 +1,6 @@
 import { createClient } from '../../lib/client';
 import { createReferenceBackend } from '../../lib/testing';
-import type { Client } from '../../lib/types';
+import type { Client } from '../../lib/client-types';
 import { retainedPerObject } from '../harness/alloc';
 
 /**

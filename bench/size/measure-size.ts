@@ -1,4 +1,4 @@
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 
 /** Minified and gzipped bytes of one bundle. */
@@ -9,19 +9,67 @@ export interface Bundle {
   readonly inputs: ReadonlyArray<{ readonly path: string; readonly bytes: number }>;
 }
 
-/** The three bundles of the size figures (see docs/performance.md), plus the whole barrel. */
-export interface SizeFigures {
-  /** Every export of lib/index.ts, the opt-in tabSync() and reloadSafe() included (rxjs, uuid, cross-fetch external). */
-  readonly everything: Bundle;
-  /** The library's own code: rxjs, uuid and cross-fetch external. */
+/**
+ * Which build of the package a bundler gives the app:
+ * - `browser`: the `browser` export condition (lib/platform/X.browser.ts, the
+ *   platform fetch and crypto.randomUUID), bundled for browsers;
+ * - `browser-without-condition`: the default files bundled for browsers, as a
+ *   bundler that ignores the condition would (cross-fetch's browser ponyfill
+ *   with its whatwg-fetch polyfill, uuid's browser build): what a browser app
+ *   got before the condition, so the difference is what the condition saves;
+ * - `node`: the default files bundled for Node (cross-fetch's node-fetch, uuid,
+ *   rxjs's CommonJS build, which Node's `node` condition picks and nothing can
+ *   tree-shake). Nothing of it is downloaded; reported for completeness.
+ */
+export type Target = 'browser' | 'browser-without-condition' | 'node';
+
+/** Own code (rxjs, uuid and cross-fetch external) and everything a bundle pulls in. */
+export interface OwnAndTotal {
   readonly own: Bundle;
-  /** Own code with the parts of rxjs it pulls in (uuid and cross-fetch external): the budgeted total. */
   readonly total: Bundle;
-  /** Everything a browser bundle gets, uuid and cross-fetch's browser ponyfill included. */
-  readonly totalWithDeps: Bundle;
 }
 
-const DEPENDENCIES = ['uuid', 'cross-fetch'];
+/** Every bundle of the size rows (see docs/performance.md). */
+export interface SizeFigures {
+  /** An app importing only `createClient`. */
+  readonly client: Readonly<Record<Target, OwnAndTotal>>;
+  /** An app importing every export of lib/index.ts (`export *`), tabSync() and reloadSafe() included. */
+  readonly barrel: Readonly<Record<Exclude<Target, 'browser-without-condition'>, OwnAndTotal>>;
+  /** An app that uses about 25 rxjs operators and creators, alone and with `createClient`, browser build. */
+  readonly rxjsApp: { readonly alone: Bundle; readonly withClient: Bundle };
+}
+
+const EXTERNAL = ['rxjs', 'uuid', 'cross-fetch'];
+
+// The browser build's one rule, as in scripts/build.mjs: '.browser.ts' first
+// makes './platform/x' resolve to lib/platform/x.browser.ts where it exists.
+const BROWSER_RESOLVE_EXTENSIONS = ['.browser.ts', '.ts', '.js', '.mjs', '.cjs', '.json'];
+
+// The built package is one file with its dependencies external and declared
+// side-effect free (scripts/build.mjs), so an import of one that nothing uses
+// is not in dist/ at all. Bundling lib/ from source, esbuild is told the same,
+// bundled or external: otherwise an unused import of cross-fetch (CommonJS,
+// with no `sideEffects` field) would keep its whatwg-fetch polyfill here
+// though no user's bundle gets it.
+const RESOLVING = Symbol('resolving');
+const pureDependencies: Plugin = {
+  name: 'pure-dependencies',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(cross-fetch|uuid|rxjs)(\/|$)/ }, async (args) => {
+      if (args.pluginData === RESOLVING) return undefined;
+      if (pluginBuild.initialOptions.external?.includes(args.path.split('/')[0] ?? '')) {
+        return { path: args.path, external: true, sideEffects: false };
+      }
+      const { path, errors } = await pluginBuild.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: RESOLVING,
+      });
+      return errors.length > 0 ? { errors } : { path, sideEffects: false };
+    });
+  },
+};
 
 /** The inputs' shares, folded per npm package (a file of lib/ stays a file). */
 function inputsOf(metafile: Metafile): Bundle['inputs'] {
@@ -35,22 +83,55 @@ function inputsOf(metafile: Metafile): Bundle['inputs'] {
   return [...bytes].map(([path, size]) => ({ path, bytes: size })).sort((a, b) => b.bytes - a.bytes);
 }
 
-// What a user's browser build does: ESM, minified, tree-shaken, resolving
-// packages the default way (rxjs's `esm5` build, as Vite and webpack pick it).
-// What an app imports for billing; the opt-in features are factories it would
-// have to call, so a bundler drops them from this build.
-const APP_IMPORTS = "export { createClient, consumeWith, BillingError, isBillingError } from './lib/index.ts';";
+/** An app importing only `createClient`: what the byte goals are about. */
+export const CLIENT_ONLY = "export { createClient } from './lib/index.ts';";
+const BARREL = "export * from './lib/index.ts';";
 
-async function bundle(root: string, external: string[], contents = APP_IMPORTS): Promise<Bundle> {
+/** About 25 of the rxjs operators and creators an RxJS app commonly uses. */
+export const RXJS_APP_OPERATORS = [
+  'map',
+  'filter',
+  'switchMap',
+  'mergeMap',
+  'concatMap',
+  'take',
+  'takeUntil',
+  'debounceTime',
+  'distinctUntilChanged',
+  'combineLatest',
+  'merge',
+  'of',
+  'from',
+  'timer',
+  'BehaviorSubject',
+  'Subject',
+  'share',
+  'shareReplay',
+  'catchError',
+  'tap',
+  'startWith',
+  'scan',
+  'first',
+  'forkJoin',
+  'defer',
+] as const;
+const RXJS_APP = `export { ${RXJS_APP_OPERATORS.join(', ')} } from 'rxjs';`;
+
+// What a user's build does: ESM, minified, tree-shaken, packages resolved the
+// way the target's bundler resolves them (for browsers rxjs's `esm5` build, as
+// Vite and webpack pick it).
+async function bundle(root: string, contents: string, target: Target, external: readonly string[]): Promise<Bundle> {
   const result = await build({
     absWorkingDir: root,
     stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'app.ts' },
     bundle: true,
     minify: true,
     format: 'esm',
-    platform: 'browser',
+    platform: target === 'node' ? 'node' : 'browser',
+    ...(target === 'browser' ? { resolveExtensions: BROWSER_RESOLVE_EXTENSIONS } : {}),
     target: 'es2020',
-    external,
+    external: [...external],
+    plugins: [pureDependencies],
     write: false,
     metafile: true,
     logLevel: 'silent',
@@ -59,12 +140,25 @@ async function bundle(root: string, external: string[], contents = APP_IMPORTS):
   return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, inputs: inputsOf(result.metafile) };
 }
 
+async function ownAndTotal(root: string, contents: string, target: Target): Promise<OwnAndTotal> {
+  return { own: await bundle(root, contents, target, EXTERNAL), total: await bundle(root, contents, target, []) };
+}
+
 /** Deterministic: the same sources and lockfile give the same bytes. */
 export async function measureSize(root: string): Promise<SizeFigures> {
   return {
-    own: await bundle(root, ['rxjs', ...DEPENDENCIES]),
-    total: await bundle(root, DEPENDENCIES),
-    totalWithDeps: await bundle(root, []),
-    everything: await bundle(root, ['rxjs', ...DEPENDENCIES], "export * from './lib/index.ts';"),
+    client: {
+      browser: await ownAndTotal(root, CLIENT_ONLY, 'browser'),
+      'browser-without-condition': await ownAndTotal(root, CLIENT_ONLY, 'browser-without-condition'),
+      node: await ownAndTotal(root, CLIENT_ONLY, 'node'),
+    },
+    barrel: {
+      browser: await ownAndTotal(root, BARREL, 'browser'),
+      node: await ownAndTotal(root, BARREL, 'node'),
+    },
+    rxjsApp: {
+      alone: await bundle(root, RXJS_APP, 'browser', []),
+      withClient: await bundle(root, `${RXJS_APP}\n${CLIENT_ONLY}`, 'browser', []),
+    },
   };
 }

@@ -1,5 +1,17 @@
+// The fetch the client uses when the caller gives none, outside browsers:
+// cross-fetch (node-fetch in Node 18, the platform fetch where there is one).
+// Bundlers that honour the package's `browser` condition get
+// default-fetch.browser.ts instead (scripts/build.mjs), so a browser app
+// never ships cross-fetch's whatwg-fetch polyfill.
 import crossFetch from 'cross-fetch';
 import type { FetchLike } from '../types';
 
-/** `cross-fetch`: the Node build's fetch, and any runtime's without a global one. */
+/**
+ * `cross-fetch`, unless the caller injected a fetch.
+ *
+ * @example
+ * ```ts
+ * const response = await defaultFetch('https://billing.example/health');
+ * ```
+ */
 export const defaultFetch: FetchLike = crossFetch as FetchLike;

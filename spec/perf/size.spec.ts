@@ -1,35 +1,61 @@
 import { join } from 'node:path';
 import { SIZE_CEILINGS } from '../../bench/size/budgets';
-import { measureSize, type SizeFigures } from '../../bench/size/measure-size';
+import { measureSize, type Bundle, type SizeFigures } from '../../bench/size/measure-size';
+
+const names = (bundle: Bundle) => bundle.inputs.map((input) => input.path);
+const platformFiles = (bundle: Bundle) => names(bundle).filter((path) => path.startsWith('lib/platform/'));
 
 // Sizes are deterministic, so unlike timings they are assertions.
-describe('bundle size (minified + gzipped, browser ESM)', () => {
+describe('bundle size of an app importing only createClient (minified + gzipped, ESM)', () => {
   let sizes: SizeFigures;
   beforeAll(async () => {
     sizes = await measureSize(join(__dirname, '../..'));
   });
 
-  it('own code (rxjs, uuid and cross-fetch external) stays within its ceiling', () => {
-    expect(sizes.own.gzipped).toBeLessThanOrEqual(SIZE_CEILINGS.own);
+  it('browser build: own code (rxjs, uuid and cross-fetch external) stays within its ceiling', () => {
+    expect(sizes.client.browser.own.gzipped).toBeLessThanOrEqual(SIZE_CEILINGS.own);
   });
 
-  it('own code with the rxjs parts it pulls in stays within its ceiling', () => {
-    expect(sizes.total.gzipped).toBeLessThanOrEqual(SIZE_CEILINGS.total);
+  it('browser build: everything the bundle pulls in (rxjs too) stays within its ceiling', () => {
+    expect(sizes.client.browser.total.gzipped).toBeLessThanOrEqual(SIZE_CEILINGS.total);
   });
 
-  it('the own bundle holds no dependency code, the total holds rxjs but not uuid or cross-fetch', () => {
-    const names = (bundle: SizeFigures['own']) => bundle.inputs.map((input) => input.path);
-    expect(names(sizes.own).every((path) => path.startsWith('lib/') || path === 'app.ts')).toBe(true);
-    expect(names(sizes.total)).toContain('rxjs');
-    expect(names(sizes.total)).not.toContain('cross-fetch');
-    expect(names(sizes.totalWithDeps)).toEqual(expect.arrayContaining(['rxjs', 'uuid', 'cross-fetch']));
+  it('the own bundle holds no dependency code; the browser bundle holds rxjs but neither uuid nor cross-fetch', () => {
+    expect(names(sizes.client.browser.own).every((path) => path.startsWith('lib/') || path === 'app.ts')).toBe(true);
+    expect(names(sizes.client.browser.total)).toContain('rxjs');
+    expect(names(sizes.client.browser.total)).not.toContain('cross-fetch');
+    expect(names(sizes.client.browser.total)).not.toContain('uuid');
+  });
+
+  it('the browser build takes the browser platform files; the others take the default ones, with uuid and cross-fetch', () => {
+    expect(platformFiles(sizes.client.browser.total).sort()).toEqual([
+      'lib/platform/default-fetch.browser.ts',
+      'lib/platform/random-id.browser.ts',
+    ]);
+    expect(platformFiles(sizes.barrel.browser.own).every((path) => path.endsWith('.browser.ts'))).toBe(true);
+    for (const bundle of [sizes.client['browser-without-condition'].total, sizes.client.node.total]) {
+      expect(platformFiles(bundle).sort()).toEqual(['lib/platform/default-fetch.ts', 'lib/platform/random-id.ts']);
+      expect(names(bundle)).toEqual(expect.arrayContaining(['rxjs', 'uuid', 'cross-fetch']));
+    }
+  });
+
+  it('the browser condition makes the whole browser bundle smaller', () => {
+    expect(sizes.client.browser.total.gzipped).toBeLessThan(sizes.client['browser-without-condition'].total.gzipped);
   });
 
   it('the opt-in features are tree-shaken from an app that does not call their factories', () => {
-    const names = (bundle: SizeFigures['own']) => bundle.inputs.map((input) => input.path);
-    expect(names(sizes.own).some((path) => path.startsWith('lib/sync/') || path.startsWith('lib/persist/'))).toBe(
-      false,
+    const optIn = (bundle: Bundle) =>
+      names(bundle).some((path) => path.startsWith('lib/sync/') || path.startsWith('lib/persist/'));
+    expect(optIn(sizes.client.browser.own)).toBe(false);
+    expect(names(sizes.barrel.browser.own)).toEqual(
+      expect.arrayContaining(['lib/sync/index.ts', 'lib/persist/index.ts']),
     );
-    expect(names(sizes.everything)).toEqual(expect.arrayContaining(['lib/sync/index.ts', 'lib/persist/index.ts']));
+  });
+
+  it('the rxjs app bundles rxjs alone, and the library on top of it when it imports createClient', () => {
+    expect(names(sizes.rxjsApp.alone)).toContain('rxjs');
+    expect(names(sizes.rxjsApp.alone).some((path) => path.startsWith('lib/'))).toBe(false);
+    expect(names(sizes.rxjsApp.withClient)).toContain('lib/client.ts');
+    expect(sizes.rxjsApp.withClient.gzipped).toBeGreaterThan(sizes.rxjsApp.alone.gzipped);
   });
 });

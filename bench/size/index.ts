@@ -1,0 +1,69 @@
+import type { Row } from '../harness/table';
+import { SIZE_AIMS, SIZE_GOALS } from './budgets';
+import { measureSize, RXJS_APP_OPERATORS, type Bundle } from './measure-size';
+
+const KB = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function row(figure: string, bundle: Bundle, goal: string, met: boolean | null, baseline?: Bundle): Row {
+  return {
+    section: 'size',
+    figure,
+    value: bundle.gzipped,
+    unit: 'B',
+    ...(baseline === undefined
+      ? {}
+      : { baseline: baseline.gzipped, ratio: Math.round((bundle.gzipped / baseline.gzipped) * 1000) / 1000 }),
+    goal,
+    met,
+  };
+}
+
+function reported(figure: string, value: number): Row {
+  return { section: 'size', figure, value, unit: 'B', goal: '(reported)', met: null };
+}
+
+/**
+ * Every size row of `npm run bench`, min+gz (gzip level 9) unless the figure
+ * says otherwise; _own_ keeps rxjs, uuid and cross-fetch external, _all_ is
+ * everything the bundle pulls in. The two goals of issue 11 carry verdicts.
+ *
+ * @example
+ * ```ts
+ * rows.push(...(await measureSizeRows(root)));
+ * ```
+ */
+export async function measureSizeRows(root: string): Promise<Row[]> {
+  const { client, barrel, rxjsApp } = await measureSize(root);
+  const browser = client.browser;
+  const legacy = client['browser-without-condition'];
+  return [
+    row(
+      'createClient only, browser, own code',
+      browser.own,
+      `<= ${SIZE_GOALS.own} B (aim ${SIZE_AIMS.own} B)`,
+      browser.own.gzipped <= SIZE_GOALS.own,
+    ),
+    row(
+      'createClient only, browser, all (rxjs too) vs without the browser condition',
+      browser.total,
+      `<= ${SIZE_GOALS.total} B`,
+      browser.total.gzipped <= SIZE_GOALS.total,
+      legacy.total,
+    ),
+    reported(
+      `saved by the browser condition (cross-fetch's polyfill, uuid), ${KB(legacy.total.gzipped - browser.total.gzipped)}`,
+      legacy.total.gzipped - browser.total.gzipped,
+    ),
+    reported('createClient only, browser, own code, minified', browser.own.minified),
+    row('whole barrel (export *), browser, own code', barrel.browser.own, '(reported)', null),
+    row('whole barrel (export *), browser, all', barrel.browser.total, '(reported)', null),
+    reported(
+      `added to an app using ${RXJS_APP_OPERATORS.length} rxjs operators (${KB(rxjsApp.alone.gzipped)} alone), browser, all`,
+      rxjsApp.withClient.gzipped - rxjsApp.alone.gzipped,
+    ),
+    row('createClient only, Node build, own code', client.node.own, '(reported)', null),
+    row('createClient only, Node build, all (node-fetch, rxjs CJS)', client.node.total, '(not shipped)', null),
+    row('whole barrel (export *), Node build, own code', barrel.node.own, '(reported)', null),
+    row('whole barrel (export *), Node build, all (node-fetch, rxjs CJS)', barrel.node.total, '(not shipped)', null),
+  ];
+}
