@@ -10,8 +10,12 @@
  * credential-like part, Headers instances, header checks and network errors
  * with a sanitized cause (about 1.6 KB), the error brand and Node's unref'd
  * timers. The bundle cannot grow unnoticed while the gap is open; lower the
- * ceilings as code shrinks.
+ * ceilings as code shrinks. Provisional, after h-transport (own 9,457 B,
+ * total 17,410 B): the 401 recovery and retry hooks of issue 12, and abort
+ * signals shared per generation (about 0.47 KB together); the transport's own
+ * rxjs is now `Observable` alone, which pays once the engine drops its
+ * operators (the transport with the rxjs it pulls: 9,793 B before, 6,938 B).
  */
 export const SIZE_GOALS = { own: 4 * 1024, total: 10 * 1024 } as const;
 
-export const SIZE_CEILINGS = { own: 9_100, total: 17_300 } as const;
+export const SIZE_CEILINGS = { own: 9_500, total: 17_450 } as const;
