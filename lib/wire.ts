@@ -40,7 +40,7 @@ export const BACKEND_CODES = {
  * const oversize = 'x'.repeat(MAX_BODY_BYTES + 1);
  * ```
  */
-export const MAX_BODY_BYTES = 16 * 1024;
+export const MAX_BODY_BYTES = 16_384;
 
 /**
  * Longest `external_id` (characters); the shortest is 1. A longer one gets HTTP 400.

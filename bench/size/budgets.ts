@@ -44,4 +44,4 @@ export const SIZE_AIMS = { own: Math.round(3.3 * 1024) } as const;
  * expect(ownGzipped).toBeLessThanOrEqual(SIZE_CEILINGS.own);
  * ```
  */
-export const SIZE_CEILINGS = { own: 9_100, total: 17_300 } as const;
+export const SIZE_CEILINGS = { own: 11_800, total: 17_300 } as const;

@@ -5,6 +5,7 @@ import type { BillingState } from '../core/state';
 import { BillingError } from '../errors';
 import type { BillingApi } from '../transport/billing-api';
 import type { BillingConsumeResult } from '../types';
+import { BACKEND_CODES } from '../wire';
 import type { Effect, EffectDeps, StateSource } from './effect';
 import type { Exclusive } from './feature';
 import type { Monitor } from './monitor';
@@ -83,7 +84,9 @@ function work(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): 
         } else if (answer.kind === 'insufficient') {
           out.next({ type: 'consume/insufficient', seq, sentAt });
           request.reject(
-            new BillingError('insufficient_credits', 'Not enough credits for this operation', { backendCode: 20101 }),
+            new BillingError('insufficient_credits', 'Not enough credits for this operation', {
+              backendCode: BACKEND_CODES.insufficient,
+            }),
           );
         } else {
           const { freeRemaining, isCredit } = answer;

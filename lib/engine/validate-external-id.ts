@@ -1,7 +1,5 @@
 import { BillingError } from '../errors';
-
-/** Longest `externalId` accepted (contract section 1). */
-export const MAX_EXTERNAL_ID_LENGTH = 255;
+import { MAX_EXTERNAL_ID_LENGTH } from '../wire';
 
 /** `null` when acceptable (absent, or a string of 1..255 characters), else the error to reject with. */
 export function validateExternalId(externalId: unknown): BillingError | null {

@@ -2,6 +2,7 @@ import { defer, map, type Observable } from 'rxjs';
 import type { ConsumeJournal } from '../engine/feature';
 import type { PageLiveness } from './page-liveness';
 import type { SafeStorage } from './safe-storage';
+import { MAX_EXTERNAL_ID_LENGTH } from '../wire';
 
 /** Entries older than this are dropped unreplayed: the user has long moved on. */
 export const JOURNAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -21,7 +22,7 @@ function isEntry(value: unknown): value is Entry {
     entry !== null &&
     typeof entry.id === 'string' &&
     entry.id.length > 0 &&
-    entry.id.length <= 255 &&
+    entry.id.length <= MAX_EXTERNAL_ID_LENGTH &&
     typeof entry.at === 'number' &&
     Number.isFinite(entry.at) &&
     (entry.owner === undefined || typeof entry.owner === 'string')

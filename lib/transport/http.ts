@@ -1,4 +1,3 @@
-import crossFetch from 'cross-fetch';
 import type { FetchLike } from '../types';
 
 /** The parts of a response the client reads; the body is read whole. */
@@ -11,9 +10,6 @@ export interface HttpResponse {
   readonly text: string;
 }
 
-/** `cross-fetch` unless the caller injected a fetch. */
-export const defaultFetch: FetchLike = crossFetch as FetchLike;
-
 const ok = (status: number) => status >= 200 && status <= 299;
 
 /**
@@ -23,7 +19,7 @@ const ok = (status: number) => status >= 200 && status <= 299;
  *
  * @example
  * ```ts
- * const response = await exchange(defaultFetch, `${baseUrl}/ai/v1/credit/getBalance`, { method: 'GET' });
+ * const response = await exchange(fetch, `${baseUrl}/ai/v1/credit/getBalance`, { method: 'GET' });
  * ```
  */
 export function exchange(fetchFn: FetchLike, url: string, init: RequestInit): Promise<HttpResponse> {
