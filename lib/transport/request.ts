@@ -111,11 +111,17 @@ export function call$<T>(context: CallContext, call: Call, read: ReadEnvelope<T>
 
     const send = (mine: number, headers: HeaderRecord, budgetMs: number) => {
       // Lost when another request's timeout aborted the shared signal: sent again at once, same body, not a retry.
+      // The turn moves at once, so the aborted exchange's late rejection is ignored; the re-send waits a
+      // microtask, so requests unsubscribed together (dispose) send nothing again.
       const held = context.signals.lease(() => {
         if (mine !== turn) return;
         clearTimer();
-        started += 1;
-        send(++turn, headers, timeoutMs);
+        const lost = ++turn;
+        queueMicrotask(() => {
+          if (lost !== turn) return;
+          started += 1;
+          send(++turn, headers, timeoutMs);
+        });
       });
       lease = held;
       const init: RequestInit = { method: call.method, headers: allHeaders(call, headers), signal: held.signal };
@@ -194,7 +200,7 @@ export function call$<T>(context: CallContext, call: Call, read: ReadEnvelope<T>
     return () => {
       turn += 1;
       clearTimer();
-      // A request nobody waits for is aborted once nobody waits on its signal (see signals.ts).
+      // A request nobody waits for is aborted; the others sharing its signal send again (see signals.ts).
       const live = lease;
       lease = undefined;
       live?.abandoned();

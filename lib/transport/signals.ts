@@ -8,10 +8,10 @@
  * - a per-attempt timeout aborts its generation; the other requests of that
  *   generation still waited for are told (`lost`) and send again at once,
  *   with the same body, so the backend's idempotency makes that safe;
- * - a request nobody waits for any more (unsubscribed) is left to finish,
- *   unless every request still running on its generation is in that case:
- *   then the generation is aborted. `dispose()` unsubscribes everything, so
- *   it leaves no request running.
+ * - a request nobody waits for any more (unsubscribed: an abort, a cancelled
+ *   load, `dispose()`) aborts its generation the same way: an abort cancels
+ *   what it can, so a consume its caller gave up on is not charged later,
+ *   and `dispose()` leaves no request running.
  */
 
 // undici (Node's global fetch) adds two abort listeners per request and
@@ -19,7 +19,6 @@
 export const GENERATION_SIZE = 4;
 
 interface Member {
-  waited: boolean;
   readonly lost: () => void;
 }
 
@@ -34,7 +33,7 @@ export interface Lease {
   readonly signal: AbortSignal;
   /** The exchange has ended (answer read, or failed): nothing to abort any more. */
   settled(): void;
-  /** Nobody waits for the answer; aborted once nobody waits on the whole generation. */
+  /** Nobody waits for the answer: aborts the generation; the other requests on it send again. */
   abandoned(): void;
   /** This attempt timed out: aborts the generation; the other waited requests are told to send again. */
   timedOut(): void;
@@ -55,7 +54,7 @@ export function signalPool(): { lease(lost: () => void): Lease } {
 
   const abort = (generation: Generation, except?: Member) => {
     if (current === generation) current = undefined;
-    const others = [...generation.members].filter((member) => member !== except && member.waited);
+    const others = [...generation.members].filter((member) => member !== except);
     generation.members.clear();
     generation.controller.abort();
     // After the abort: each one sends again on a new generation.
@@ -69,21 +68,16 @@ export function signalPool(): { lease(lost: () => void): Lease } {
       }
       const generation = current;
       generation.started += 1;
-      const member: Member = { waited: true, lost };
+      const member: Member = { lost };
       generation.members.add(member);
-      const unwaited = () => {
-        for (const other of generation.members) if (other.waited) return;
-        if (generation.members.size > 0) abort(generation);
-      };
       return {
         signal: generation.controller.signal,
         settled: () => {
-          if (generation.members.delete(member)) unwaited();
+          generation.members.delete(member);
         },
+        // An abort must cancel what it can: a consume the caller gave up on must not charge later.
         abandoned: () => {
-          if (!generation.members.has(member)) return;
-          member.waited = false;
-          unwaited();
+          if (generation.members.has(member)) abort(generation, member);
         },
         timedOut: () => {
           if (generation.members.has(member)) abort(generation, member);

@@ -38,27 +38,48 @@ describe('what unsubscribing and timeouts abort', () => {
     expect(clock.pending).toBe(0);
   });
 
-  it('an unsubscribed request sharing a signal is left to finish, and aborted once nobody waits on the signal', () => {
+  it('an unsubscribed request sharing a signal aborts it at once; the other, still waited for, is sent again', async () => {
+    const { fetch, sent } = heldFetch();
+    const { api, clock } = fakeApi(fetch);
+    const first = api.consume$('op-gone').subscribe({ error: () => {} });
+    const onSend = jest.fn();
+    const second = outcome(api.consume$('op-kept', onSend));
+    expect(sent[0]?.signal).toBe(sent[1]?.signal);
+    // The caller of the first gave up: its POST is cancelled, not left to charge later.
+    first.unsubscribe();
+    expect(aborted(sent)).toEqual([true, true]);
+    await settle();
+    expect(sent).toHaveLength(3);
+    expect(sent[2]?.body).toEqual({ module: 'generator_poster', external_id: 'op-kept' });
+    expect(onSend).toHaveBeenCalledTimes(2);
+    sent[2]?.answer();
+    await settle();
+    expect(second).toEqual({ value: { kind: 'charged', freeRemaining: 1, isCredit: false }, done: true });
+    expect(clock.pending).toBe(0);
+  });
+
+  it('requests unsubscribed together (what dispose() does) leave nothing running and send nothing again', async () => {
     const { fetch, sent } = heldFetch();
     const { api, clock } = fakeApi(fetch);
     const first = api.balance$().subscribe({ error: () => {} });
     const second = api.freeCount$().subscribe({ error: () => {} });
-    expect(sent[0]?.signal).toBe(sent[1]?.signal);
     first.unsubscribe();
-    expect(aborted(sent)).toEqual([false, false]);
-    // What dispose() does: everything unsubscribed, nothing left running.
     second.unsubscribe();
+    await settle();
     expect(aborted(sent)).toEqual([true, true]);
+    expect(sent).toHaveLength(2);
     expect(clock.pending).toBe(0);
   });
 
-  it('an unsubscribed request that finishes on its own leaves the signal to the others', async () => {
+  it('a request that finishes on its own leaves the signal to the others', async () => {
     const { fetch, sent } = heldFetch();
     const { api } = fakeApi(fetch);
-    const gone = api.balance$().subscribe();
+    const done = outcome(api.balance$());
     const waited = outcome(api.freeCount$());
-    gone.unsubscribe();
     sent[0]?.answer();
+    await settle();
+    expect(done.done).toBe(true);
+    expect(aborted(sent)).toEqual([false, false]);
     sent[1]?.answer();
     await settle();
     expect(waited.done).toBe(true);
@@ -75,6 +96,7 @@ describe('what unsubscribing and timeouts abort', () => {
     const other = outcome(api.consume$('op-t', onSend));
     expect(sent[1]?.signal).toBe(sent[0]?.signal);
     clock.advanceBy(5_000);
+    await settle();
     // The balance GET timed out: its signal aborted, the consume went out again on a new one.
     expect(aborted(sent)).toEqual([true, true, false]);
     expect(sent[2]?.body).toEqual({ module: 'generator_poster', external_id: 'op-t' });
@@ -95,6 +117,7 @@ describe('what unsubscribing and timeouts abort', () => {
     clock.advanceBy(1_000);
     const other = outcome(api.freeCount$());
     clock.advanceBy(9_000);
+    await settle();
     expect(sent).toHaveLength(3);
     // A full budget for the re-send, then its one retry.
     clock.advanceBy(9_999);
