@@ -77,7 +77,11 @@ export function startSession(view: View, appKey: string, user: { token: string; 
         if (!disposed) view.showWarning(entry.kind === 'blacklisted');
         log(entry, mark);
       } catch (error) {
-        log(describeFailure(error), mark);
+        const entry = describeFailure(error);
+        log(entry, mark);
+        // A 20101 carries no balance and the cache keeps the old one (docs/decisions.md,
+        // "20101 and the cache"): fetch it, so the preview says what the user really has.
+        if (entry.kind === 'insufficient' && !disposed) billing.refreshCredits().catch(() => undefined);
       }
     },
     dispose() {
