@@ -156,7 +156,8 @@ export function installTestHooks(controls: HookControls, showRecovered: boolean)
     if (element === null) continue;
     new MutationObserver((records) => {
       for (const record of records) {
-        for (const node of record.addedNodes) hooks.shown.push({ id, text: node.textContent ?? '', at: Date.now() });
+        for (const node of Array.from(record.addedNodes))
+          hooks.shown.push({ id, text: node.textContent ?? '', at: Date.now() });
       }
     }).observe(element, { childList: true });
   }
