@@ -5,6 +5,10 @@ export interface StepReport {
   readonly title: string;
   /** `check()` just before the step's call. */
   readonly verdict: string;
+  /** `preview()` just before the step's call, as the playground page words it. */
+  readonly preview: string;
+  /** `getStatus()` just after the step's call, as the playground page words it. */
+  readonly status: string;
   readonly outcome: string;
   readonly requests: readonly string[];
   /** What did not go as the spec says; empty when the step behaved. */
@@ -21,7 +25,16 @@ export function describeRequest(record: RequestRecord): string {
   return `${record.method} ${target}${id} → ${record.status ?? 'no answer'}${code}`;
 }
 
-const COLUMNS = ['#', 'step', 'check() before', 'outcome', 'requests on the wire', 'ok'] as const;
+const COLUMNS = [
+  '#',
+  'step',
+  'check() before',
+  'preview() before',
+  'outcome',
+  'status after',
+  'requests on the wire',
+  'ok',
+] as const;
 
 /** A plain-text table, one line per request, readable in any terminal. */
 export function renderTable(steps: readonly StepReport[]): string {
@@ -34,7 +47,9 @@ export function renderTable(steps: readonly StepReport[]): string {
         first ? String(index + 1) : '',
         first ? step.title : '',
         first ? step.verdict : '',
+        first ? step.preview : '',
         first ? step.outcome : '',
+        first ? step.status : '',
         request,
         first ? (step.problems.length === 0 ? 'yes' : 'NO') : '',
       ]);

@@ -1,6 +1,7 @@
 import { createClient, isBillingError, type BillingConsumeResult, type Client } from '../../lib';
 import { startReferenceBackend, type ReferenceBackend, type ReferenceUser } from '../../lib/testing';
 import { FastForwardClock } from './fast-forward-clock';
+import { describePreview, describeStatus } from '../page/status-lines';
 import { describeRequest, type StepReport } from './step-report';
 
 const USER: ReferenceUser = {
@@ -46,13 +47,18 @@ async function step(
   // Time passes (or the operator acts) before the verdict is read.
   prepare();
   context.backend.clearLog();
-  const verdict = context.client.billing.check().reason;
+  const { billing } = context.client;
+  const verdict = billing.check().reason;
+  const preview = describePreview(billing.preview());
   const outcome = await call();
+  const status = describeStatus(billing.getStatus(), context.clock.now());
   const wire = context.backend.requests().map(describeRequest);
   const problems = check(outcome, wire).filter((problem): problem is string => problem !== false);
   return {
     title,
     verdict,
+    preview,
+    status,
     outcome: typeof outcome === 'string' ? outcome : outcomeText(outcome),
     requests: wire,
     problems,

@@ -1,48 +1,69 @@
 import { reloadSafe, tabSync, type ClientOptions } from '../../lib';
 
+// Not (yet) exported by name from the package entry: read off the option itself.
+type RefetchOptions = NonNullable<ClientOptions['refetch']>;
+
 /**
  * What the page's query string asks for:
  * - `?sync=broadcast`: `tabSync()`, the free period and usage shared with other tabs;
  * - `?storage=session` (or `local`): `reloadSafe(sessionStorage)` (or `localStorage`),
  *   so a reload replays an unanswered consume and keeps the free period;
- * - `?user=<token>`: the demo user signed in at load (the first one otherwise).
+ * - `?user=<token>`: the demo user signed in at load (the first one otherwise);
+ * - `?interval=<ms>`: `refetch.intervalMs` (an integer, at least 1000) beside focus and online;
+ * - `?refetch=off`: no `refetch` option at all (focus and online refetch by default).
  *
  * @example
  * ```ts
- * // http://127.0.0.1:8787/?storage=session&user=demo-credits
+ * // http://127.0.0.1:8787/?storage=session&user=demo-credits&interval=1000
  * const options = readPageOptions(window.location.search);
  * options.storageName; // 'session'
+ * options.refetch; // { onFocus: true, onOnline: true, intervalMs: 1000 }
  * ```
  */
 export interface PageOptions {
   readonly sync: boolean;
   readonly storageName: 'session' | 'local' | null;
   readonly user: string | null;
+  /** The client's `refetch` option; `null` for none (`?refetch=off`). */
+  readonly refetch: RefetchOptions | null;
+}
+
+// Anything but a whole number of at least 1000 ms is ignored, as unknown parameters are:
+// the page must always start, and the library would refuse it.
+function readInterval(value: string | null): number | null {
+  const ms = Number(value);
+  return value !== null && Number.isInteger(ms) && ms >= 1000 ? ms : null;
 }
 
 /** Reads {@link PageOptions} from a query string; anything unknown is ignored. */
 export function readPageOptions(search: string): PageOptions {
   const params = new URLSearchParams(search);
   const storage = params.get('storage');
+  const intervalMs = readInterval(params.get('interval'));
   return {
     sync: params.get('sync') === 'broadcast',
     storageName: storage === 'session' || storage === 'local' ? storage : null,
     user: params.get('user'),
+    refetch:
+      params.get('refetch') === 'off'
+        ? null
+        : { onFocus: true, onOnline: true, ...(intervalMs !== null ? { intervalMs } : {}) },
   };
 }
 
 /**
- * The `sync` and `storage` options of `createClient` the page options ask for.
+ * The `sync`, `storage` and `refetch` options of `createClient` the page options ask for.
  *
  * @example
  * ```ts
  * createClient({ baseUrl, appKey, ...clientFeatures(readPageOptions('?storage=session')) });
  * ```
  */
-export function clientFeatures(options: PageOptions): Pick<ClientOptions, 'sync' | 'storage'> {
+export function clientFeatures(options: PageOptions): Pick<ClientOptions, 'sync' | 'storage' | 'refetch'> {
   const storage = { session: () => window.sessionStorage, local: () => window.localStorage };
   return {
     ...(options.sync ? { sync: tabSync() } : {}),
     ...(options.storageName !== null ? { storage: reloadSafe(storage[options.storageName]()) } : {}),
+    ...(options.refetch !== null ? { refetch: options.refetch } : {}),
   };
 }

@@ -13,9 +13,9 @@ export interface Session {
 }
 
 /**
- * Creates the client for one user and binds the page to it: `usage$` and
- * `freePeriodRemaining$` drive the panels, `check()` is re-read on each of
- * their emissions.
+ * Creates the client for one user and binds the page to it: `usage$`,
+ * `freePeriodRemaining$` and `status$` drive the panels, `events$` the events
+ * log, and `check()` and `preview()` are re-read on each of their emissions.
  */
 export function startSession(view: View, appKey: string, user: { token: string; label: string }): Session {
   const wire = new WireLog();
@@ -25,15 +25,29 @@ export function startSession(view: View, appKey: string, user: { token: string; 
     headers: { Authorization: `Bearer ${user.token}` },
     fetch: wire.fetch,
     // `?sync=broadcast` shares the free period and usage with other tabs (the two-page browser test);
-    // `?storage=session` makes the client reload-safe (see page-options.ts).
+    // `?storage=session` makes the client reload-safe; focus and online refetch unless
+    // `?refetch=off`, `?interval=<ms>` adds a timer (see page-options.ts).
     ...clientFeatures(readPageOptions(window.location.search)),
   });
   const { billing } = client;
-  const redraw = () => view.showVerdict(billing.check());
+  // check() and preview() are re-read on every usage$, countdown and status$ emission:
+  // a free-period tick, a refetch or the first answer can each change them.
+  const redraw = () => {
+    view.showVerdict(billing.check(), billing.getStatus().loaded);
+    view.showPreview(billing.preview());
+  };
+  const showStatus = () => view.showStatus(billing.getStatus(), performance.now());
   view.showUsage(null);
   view.showWarning(false);
+  view.clearEvents();
   redraw();
   const subscriptions = [
+    // events$ is hot: subscribed before the first getUsage() so `usage:loaded` is seen.
+    billing.events$.subscribe((event) => view.addEvent(event)),
+    billing.status$.subscribe(() => {
+      showStatus();
+      redraw();
+    }),
     billing.usage$.subscribe((usage) => {
       view.showUsage(usage);
       redraw();
@@ -43,6 +57,8 @@ export function startSession(view: View, appKey: string, user: { token: string; 
       redraw();
     }),
   ];
+  // "fetched N s ago" ages without any emission.
+  const ageTicker = window.setInterval(showStatus, 1000);
   let disposed = false;
   // A disposed session's late answers belong to no one on screen.
   const log = (entry: ConsumeEntry, mark: number) => {
@@ -61,11 +77,16 @@ export function startSession(view: View, appKey: string, user: { token: string; 
         if (!disposed) view.showWarning(entry.kind === 'blacklisted');
         log(entry, mark);
       } catch (error) {
-        log(describeFailure(error), mark);
+        const entry = describeFailure(error);
+        log(entry, mark);
+        // A 20101 carries no balance and the cache keeps the old one (docs/decisions.md,
+        // "20101 and the cache"): fetch it, so the preview says what the user really has.
+        if (entry.kind === 'insufficient' && !disposed) billing.refreshCredits().catch(() => undefined);
       }
     },
     dispose() {
       disposed = true;
+      window.clearInterval(ageTicker);
       subscriptions.forEach((subscription) => subscription.unsubscribe());
       billing.dispose();
     },

@@ -3,6 +3,10 @@
 import { isBillingError, type BillingConsumeResult } from '../../lib';
 import { describeFailure, type ConsumeKind } from './consume-log';
 import type { Session } from './session';
+import type { PagePreview, PageStatus } from './status-lines';
+
+/** `getStatus()` of the current client with the error as its code, so it crosses to the test as JSON. */
+export type HookStatus = Omit<PageStatus, 'error'> & { readonly error: string | null };
 
 /**
  * How a consume settled, as the hooks record it.
@@ -41,7 +45,9 @@ export interface HookControls {
  * - `watchCountdown()`: a new subscriber to the current client's `freePeriodRemaining$` (as a widget
  *   mounted mid-period would be); returns the array its values land in, each with `Date.now()`;
  * - `secondsLeft()`: `getCachedUsage().freePeriodRemaining` of the current client, read now;
- * - `recovered` / `recoveredDone`: the current client's `recovered$` (also drawn on the page).
+ * - `recovered` / `recoveredDone`: the current client's `recovered$` (also drawn on the page);
+ * - `status()` / `preview()`: `getStatus()` (error as its code) and `preview()` of the current client, read now;
+ * - `shown`: every text the status, verdict, preview and export elements showed since load, in order.
  *
  * @example
  * ```ts
@@ -59,6 +65,9 @@ export interface BillingTestHooks {
   secondsLeft(): number;
   readonly recovered: Array<{ readonly externalId: string; readonly outcome: HookOutcome }>;
   recoveredDone: boolean;
+  status(): HookStatus | null;
+  preview(): PagePreview | null;
+  readonly shown: Array<{ readonly id: string; readonly text: string; readonly at: number }>;
 }
 
 declare global {
@@ -123,6 +132,12 @@ export function installTestHooks(controls: HookControls, showRecovered: boolean)
     secondsLeft: () => controls.current()?.billing.getCachedUsage()?.freePeriodRemaining ?? 0,
     recovered: [],
     recoveredDone: false,
+    status() {
+      const status = controls.current()?.billing.getStatus();
+      return status === undefined ? null : { ...status, error: status.error?.code ?? null };
+    },
+    preview: () => controls.current()?.billing.preview() ?? null,
+    shown: [],
   };
   window.__billing = hooks;
 
@@ -132,6 +147,19 @@ export function installTestHooks(controls: HookControls, showRecovered: boolean)
     new MutationObserver(() => {
       hooks.countdown.push({ seconds: Number(countdown.dataset['seconds']), at: Date.now() });
     }).observe(countdown, { attributes: true, attributeFilter: ['data-seconds'] });
+  }
+
+  // Each text set on these elements, even two within one task (a record per replaced text node),
+  // so a test can say what the user could have seen before the first answer.
+  for (const id of ['status', 'verdict', 'preview', 'export']) {
+    const element = document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+    if (element === null) continue;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of Array.from(record.addedNodes))
+          hooks.shown.push({ id, text: node.textContent ?? '', at: Date.now() });
+      }
+    }).observe(element, { childList: true });
   }
 
   return {

@@ -1,5 +1,16 @@
 import type { BillingCheckResult, UsageInfo } from '../../lib';
 import type { ConsumeEntry } from './consume-log';
+import {
+  describeEvent,
+  describePreview,
+  describeStatus,
+  type PageEvent,
+  type PagePreview,
+  type PageStatus,
+} from './status-lines';
+
+// The events log keeps the newest entries only.
+const EVENTS_SHOWN = 50;
 
 function byId<T extends HTMLElement>(id: string): T {
   const element = document.getElementById(id);
@@ -34,6 +45,9 @@ export class View {
   private readonly noFreePeriod = byId('no-free-period');
   private readonly warning = byId('warning');
   private readonly log = byId<HTMLOListElement>('log');
+  private readonly status = byId('status');
+  private readonly preview = byId('preview');
+  private readonly events = byId<HTMLOListElement>('events');
 
   // The user's starting point, from the server's demo data; it never changes,
   // so it is the user picker's tooltip, not the line under "Usage (usage$)".
@@ -53,10 +67,49 @@ export class View {
     byId('in-free-period').textContent = text(usage?.inFreePeriod ? 'yes' : 'no');
   }
 
-  showVerdict(result: BillingCheckResult): void {
-    this.verdict.textContent = VERDICTS[result.reason];
-    this.verdict.dataset['reason'] = result.reason;
-    this.verdict.dataset['canProceed'] = String(result.canProceed);
+  // Before the first answer check() says `insufficient`: that is "not known yet", not a
+  // refusal, so the page says loading and the button offers no top-up.
+  showVerdict(result: BillingCheckResult, loaded: boolean): void {
+    const unknown = !loaded && !result.canProceed;
+    this.verdict.textContent = unknown ? 'No verdict yet: usage not loaded' : VERDICTS[result.reason];
+    this.verdict.dataset['reason'] = unknown ? 'loading' : result.reason;
+    this.verdict.dataset['canProceed'] = unknown ? '' : String(result.canProceed);
+    this.exportButton.textContent = unknown
+      ? 'Export (loading…)'
+      : result.reason === 'insufficient'
+        ? 'Export (top up first)'
+        : 'Export';
+  }
+
+  showStatus(status: PageStatus, now: number): void {
+    this.status.textContent = describeStatus(status, now);
+    this.status.dataset['loaded'] = String(status.loaded);
+    this.status.dataset['loading'] = String(status.loading);
+    this.status.dataset['pending'] = String(status.pending);
+    this.status.dataset['error'] = status.error?.code ?? '';
+  }
+
+  showPreview(preview: PagePreview): void {
+    this.preview.textContent = describePreview(preview);
+    this.preview.dataset['reason'] =
+      preview.cost === null && preview.reason !== 'free_period' ? 'loading' : preview.reason;
+    this.preview.dataset['canProceed'] = String(preview.canProceed);
+  }
+
+  addEvent(event: PageEvent): void {
+    const item = document.createElement('li');
+    item.dataset['testid'] = 'event';
+    item.dataset['type'] = event.type;
+    if ('externalId' in event) item.dataset['externalId'] = event.externalId ?? '';
+    if ('error' in event) item.dataset['code'] = event.error.code;
+    item.textContent = describeEvent(event);
+    this.events.prepend(item);
+    while (this.events.children.length > EVENTS_SHOWN) this.events.lastElementChild?.remove();
+  }
+
+  /** A new client's events start a new log. */
+  clearEvents(): void {
+    this.events.replaceChildren();
   }
 
   showCountdown(seconds: number): void {

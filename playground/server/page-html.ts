@@ -27,6 +27,12 @@ const STYLE = `
   #log li[data-kind="insufficient"] .kind, #log li[data-kind="error"] .kind { color: #b42318; }
   #log li[data-kind="blacklisted"] .kind { color: #a15c00; }
   .story { color: #667; font-size: 13px; }
+  #status[data-error]:not([data-error=""]) { color: #b42318; }
+  #preview { font-weight: 600; }
+  #preview[data-can-proceed="false"] { color: #b42318; }
+  #events { list-style: none; padding: 0; margin: 0; max-height: 240px; overflow: auto;
+    font-family: ui-monospace, monospace; font-size: 12px; }
+  #events li { padding: 2px 0; border-bottom: 1px solid #f0f0f0; }
 `;
 
 /**
@@ -52,6 +58,8 @@ export function renderPage(config: PageConfig): string {
   <section>
     <h2>Usage (<code>usage$</code>)</h2>
     <p class="story" id="story" data-testid="story"></p>
+    <p>Status (<code>status$</code>): <span id="status" data-testid="status" data-loaded="false" data-loading="false"
+      data-pending="0" data-error="">–</span></p>
     <dl>
       <dt>Free uses left</dt><dd id="free-remaining" data-testid="free-remaining">–</dd>
       <dt>Free uses in total</dt><dd id="free-total" data-testid="free-total">–</dd>
@@ -64,6 +72,7 @@ export function renderPage(config: PageConfig): string {
   <section>
     <h2>Next export (<code>check()</code>)</h2>
     <p id="verdict" data-testid="verdict" data-reason="" data-can-proceed="">–</p>
+    <p id="preview" data-testid="preview" data-reason="" data-can-proceed="">–</p>
     <button id="export" data-testid="export" type="button">Export</button>
     <p>Free period: <span id="countdown" data-testid="countdown" data-seconds="0" hidden></span>
       <span id="no-free-period" data-testid="no-free-period">not active</span></p>
@@ -72,6 +81,10 @@ export function renderPage(config: PageConfig): string {
   <section style="grid-column: 1 / -1">
     <h2>Consume log</h2>
     <ol id="log" data-testid="log" reversed></ol>
+  </section>
+  <section style="grid-column: 1 / -1">
+    <h2>Events (<code>events$</code>), newest first</h2>
+    <ol id="events" data-testid="events"></ol>
   </section>
 </main>
 <script type="application/json" id="playground-config">${inlineJson(config)}</script>

@@ -17,7 +17,18 @@ describe('the playground, in process', () => {
     const page = await fetch(`${playground.url}/`);
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
-    for (const id of ['user-select', 'export', 'free-remaining', 'credits-balance', 'verdict', 'countdown', 'log']) {
+    for (const id of [
+      'user-select',
+      'export',
+      'free-remaining',
+      'credits-balance',
+      'verdict',
+      'countdown',
+      'log',
+      'status',
+      'preview',
+      'events',
+    ]) {
       expect(html).toContain(`data-testid="${id}"`);
     }
     for (const user of DEMO_USERS) expect(html).toContain(user.token);
@@ -82,6 +93,15 @@ describe('the demo walk-through, in process', () => {
       'insufficient',
       'insufficient',
     ]);
+    expect(steps.map((step) => step.preview)).toEqual([
+      'Loading the price…',
+      'This export uses 1 free use (1 → 0)',
+      'This export is free (free period)',
+      'This export costs 10 credits (15 → 5)',
+      'Not enough credits: needs 10, has 5',
+      'Not enough credits: needs 10, has 5',
+    ]);
+    expect(steps.every((step) => step.status.startsWith('Ready'))).toBe(true);
     expect(steps.map((step) => step.requests.length)).toEqual([2, 1, 0, 2, 1, 1]);
     const table = renderTable(steps);
     expect(table).toContain('POST /ai/v5/service/free_trial external_id=export-4 → 200 code 20101');
