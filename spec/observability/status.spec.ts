@@ -89,6 +89,33 @@ describe('getStatus() through a whole cycle', () => {
     expect(client.billing.getStatus().error).toBeNull();
   });
 
+  it("an insufficient_credits refusal is an answer: it sets no error and clears a failed consume's", async () => {
+    const { client, backend } = fixture({ freeRemaining: 0, balance: 1, creditsPerUse: 2 }, { retries: 0 });
+    await client.billing.getUsage();
+    await expect(client.billing.consume()).rejects.toMatchObject({ code: 'insufficient_credits' });
+    expect(client.billing.getStatus().error).toBeNull();
+    backend.script(PATH.consume, FAILED);
+    await expect(client.billing.consume()).rejects.toMatchObject({ code: 'http' });
+    expect(client.billing.getStatus().error).toMatchObject({ code: 'http' });
+    await expect(client.billing.consume()).rejects.toMatchObject({ code: 'insufficient_credits' });
+    expect(client.billing.getStatus()).toMatchObject({ error: null, pending: 0 });
+  });
+
+  it('a failed balance refresh sets error; the next refresh or getUsage clears it', async () => {
+    const { client, backend } = fixture({}, { retries: 0 });
+    await client.billing.getUsage();
+    backend.script(PATH.balance, FAILED);
+    await expect(client.billing.refreshCredits()).rejects.toMatchObject({ code: 'http' });
+    expect(client.billing.getStatus().error).toMatchObject({ code: 'http', status: 500 });
+    await client.billing.refreshCredits();
+    expect(client.billing.getStatus().error).toBeNull();
+    backend.script(PATH.balance, FAILED);
+    await client.billing.refreshCredits().catch(() => undefined);
+    expect(client.billing.getStatus().error).not.toBeNull();
+    await client.billing.getUsage();
+    expect(client.billing.getStatus().error).toBeNull();
+  });
+
   it('aborted and invalid calls leave the status as it was (no error)', async () => {
     const { client } = fixture();
     await client.billing.getUsage();
@@ -99,6 +126,23 @@ describe('getStatus() through a whole cycle', () => {
     await expect(client.billing.consume({ externalId: '' })).rejects.toMatchObject({ code: 'invalid_argument' });
     expect(client.billing.getStatus()).toBe(before);
     expect(before.error).toBeNull();
+  });
+
+  it("a headers function that fails (token service down) shows in error, a refetch's too", async () => {
+    let down = false;
+    const headers = async () => {
+      if (down) throw new Error('token service down');
+      return { Authorization: 'Bearer t' };
+    };
+    const { client, clock } = fixture({}, { headers, refetch: { intervalMs: 5_000 } });
+    await client.billing.getUsage();
+    down = true;
+    clock.advanceBy(5_000); // a refetch nobody awaits: the status is the only place it can show
+    await settle();
+    expect(client.billing.getStatus()).toMatchObject({ loading: false, error: { code: 'invalid_argument' } });
+    down = false;
+    await client.billing.getUsage();
+    expect(client.billing.getStatus().error).toBeNull();
   });
 
   it('a getUsage aborted while in flight ends its loading without an error', async () => {

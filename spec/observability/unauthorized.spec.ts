@@ -114,6 +114,20 @@ describe('onUnauthorized through the client', () => {
     expect(backend.count(PATH.balance)).toBe(3);
   });
 
+  it('an onUnauthorized that throws: the call rejects with the 401, not with what it threw', async () => {
+    const onUnauthorized = jest.fn(async () => {
+      throw new Error('refresh failed for Bearer token-secret');
+    });
+    const { client, backend } = fixture({}, { headers: rotatingToken().headers, onUnauthorized });
+    await client.billing.getUsage();
+    backend.script(PATH.consume, UNAUTHORIZED);
+    const error: unknown = await client.billing.consume({ externalId: 'export-4' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'http', status: 401, externalId: 'export-4' });
+    expect(JSON.stringify(error) + String((error as Error).message)).not.toContain('token-secret');
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+    expect(backend.count(PATH.consume)).toBe(1);
+  });
+
   it('without the option a 401 rejects at once: one request, not retried', async () => {
     const { client, backend } = fixture({}, { headers: rotatingToken().headers, retries: 2 });
     backend.script(PATH.count, UNAUTHORIZED);
