@@ -150,6 +150,26 @@ describe('refetch: { onFocus, onOnline }', () => {
     expect(pairs(backend)).toEqual([3, 3]);
   });
 
+  it('a focus while offline is skipped; the online event that follows refetches', async () => {
+    installBrowser();
+    const nav = { onLine: false };
+    const had = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+    Object.defineProperty(globalThis, 'navigator', { value: nav, configurable: true, writable: true });
+    try {
+      const { backend } = fixture({}, { refetch: { onFocus: true, onOnline: true } });
+      win.fire('focus');
+      await settle();
+      expect(backend.requests).toHaveLength(0);
+      nav.onLine = true;
+      win.fire('online');
+      await settle();
+      expect(pairs(backend)).toEqual([1, 1]);
+    } finally {
+      if (had) Object.defineProperty(globalThis, 'navigator', had);
+      else delete (globalThis as { navigator?: unknown }).navigator;
+    }
+  });
+
   it('a focus while a getUsage is in flight shares it: one request pair, both see the answer', async () => {
     installBrowser();
     const { client, backend } = fixture({}, { refetch: { onFocus: true } });
