@@ -1,3 +1,4 @@
+import { config } from 'rxjs';
 import { Monitor } from '../../lib/engine/monitor';
 import type { BillingEvent, BillingEventType, ClientOptions } from '../../lib';
 import type { FetchLike } from '../../lib/types';
@@ -179,6 +180,30 @@ describe('a throwing onEvent', () => {
     expect(client.billing.check().reason).toBe('free_period');
     expect(calls).toBeGreaterThanOrEqual(4);
     expect(report).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a throwing events$ subscriber', () => {
+  it('goes to RxJS unhandled-error path; the other subscribers and billing go on', async () => {
+    const unhandled: unknown[] = [];
+    const previous = config.onUnhandledError;
+    config.onUnhandledError = (error) => unhandled.push(error);
+    try {
+      const { client, backend } = fixture();
+      client.billing.events$.subscribe(() => {
+        throw new Error('panel bug');
+      });
+      const heard: BillingEventType[] = [];
+      client.billing.events$.subscribe((event) => heard.push(event.type));
+      await client.billing.getUsage();
+      await expect(client.billing.consume({ externalId: 'y' })).resolves.toMatchObject({ isBlacklisted: false });
+      expect(heard).toEqual(['usage:loaded', 'freePeriod:started', 'consume:charged']);
+      expect(backend.charged).toEqual(['y']);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(unhandled.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      config.onUnhandledError = previous;
+    }
   });
 });
 
