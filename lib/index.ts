@@ -7,6 +7,10 @@ export { reloadSafe } from './persist';
 export type { BillingFeature, FeatureSetup } from './engine/feature';
 export type { BillingModule, Client, CreditsModule } from './client-types';
 export type { ClientOptions } from './options';
+export type { BillingStatus } from './status/billing-status';
+export type { BillingEvent, BillingEventOf, BillingEventType } from './events/billing-event';
+export type { BillingPreview } from './core/preview';
+export type { RefetchOptions } from './refetch/refetch';
 export type { LocksLike, RecoveredConsume, ReloadSafeOptions, StorageLike, SyncOptions } from './feature-types';
 export type {
   BillingCheckResult,

@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { BillingCheckResult, UsageInfo } from '../types';
 import type { BillingModule } from '../client-types';
+import { initialStatus, type BillingStatus } from '../status/billing-status';
 // Display equality is the same as onChange's: every field but the ticking countdown, which has its own store.
 import { sameUsage } from '../core/usage-view';
 
@@ -36,6 +37,8 @@ export interface BillingStores {
   readonly usage: ExternalStore<UsageInfo | null>;
   readonly check: ExternalStore<BillingCheckResult>;
   readonly freePeriodRemaining: ExternalStore<number>;
+  /** The client's status; the server snapshot is the initial one (not loaded), so SSR renders "loading". */
+  readonly status: ExternalStore<BillingStatus>;
 }
 
 const INSUFFICIENT: BillingCheckResult = Object.freeze({ canProceed: false, reason: 'insufficient' });
@@ -91,6 +94,12 @@ function createStores(billing: BillingModule): BillingStores {
       (last) => readNow(billing.freePeriodRemaining$, last),
       0,
     ),
+    // getStatus() returns the same frozen object until something changed: already a stable snapshot.
+    status: {
+      ...store([billing.status$], (last) => orLast(() => billing.getStatus(), last), initialStatus.view),
+      // The server never knows what the browser's client will: hydration starts from "not loaded".
+      getServerSnapshot: () => initialStatus.view,
+    },
   };
 }
 

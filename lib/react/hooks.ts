@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { BillingCheckResult, UsageInfo } from '../types';
 import type { BillingModule } from '../client-types';
+import type { BillingStatus } from '../status/billing-status';
 import { billingStores, type ExternalStore } from './external-store';
 
 function useStore<T>(store: ExternalStore<T>): T {
@@ -53,4 +54,24 @@ export function useBillingCheck(billing: BillingModule): BillingCheckResult {
  */
 export function useFreePeriodRemaining(billing: BillingModule): number {
   return useStore(billingStores(billing).freePeriodRemaining);
+}
+
+/**
+ * The client's {@link BillingStatus}: render "loading" (not a refusal) while
+ * `loaded` is false. Re-renders only when the status changes; the server
+ * snapshot is the initial status (`loaded: false`), so a server-rendered page
+ * and its hydration show "loading" too.
+ *
+ * @example
+ * ```tsx
+ * function ExportButton() {
+ *   const { loaded, error } = useBillingStatus(client.billing);
+ *   const { canProceed } = useBillingCheck(client.billing);
+ *   if (!loaded) return <button disabled>{error ? 'Could not load your quota' : 'Loading…'}</button>;
+ *   return <button disabled={!canProceed}>Export</button>;
+ * }
+ * ```
+ */
+export function useBillingStatus(billing: BillingModule): BillingStatus {
+  return useStore(billingStores(billing).status);
 }

@@ -1,3 +1,3 @@
 // `unified-billing/react`: hooks over useSyncExternalStore. React is an optional peer dependency.
-export { useBillingCheck, useFreePeriodRemaining, useUsage } from './hooks';
+export { useBillingCheck, useBillingStatus, useFreePeriodRemaining, useUsage } from './hooks';
 export { billingStores, type BillingStores, type ExternalStore } from './external-store';

@@ -39,8 +39,9 @@ export type StatusCall = 'usage' | 'refresh' | 'consume';
  * or the consume gave up). A settled call (`usage`, `refresh`, `consume`)
  * carries `error: null` on success (with `at`, for usage applied). Feed every
  * rejection: the fold ignores the caller's own doing (`aborted`,
- * `invalid_argument`, `disposed`) and reads `insufficient_credits` as an
- * answer, a success. `usage/cached` is a usage answer this client did not
+ * `disposed`) and reads `insufficient_credits` as an answer, a success. An
+ * `invalid_argument` that reaches it is the `headers` option failing (a call's
+ * own bad arguments are refused before anything is sent): an error. `usage/cached` is a usage answer this client did not
  * fetch (another tab's, a restored one).
  *
  * @example
@@ -139,7 +140,9 @@ export function nextStatus(state: StatusState, signal: StatusSignal): StatusStat
   const usage = call === 'usage';
   const applied = usage && !err;
   const ok = !err || code === 'insufficient_credits';
-  const keep = ok || code === 'aborted' || code === 'invalid_argument' || code === 'disposed';
+  // invalid_argument is not here: a call's bad arguments never reach the fold, the
+  // headers option failing does, and that is billing not working (a refetch has no caller).
+  const keep = ok || code === 'aborted' || code === 'disposed';
   const clears = ok && (failed === call || (usage && failed === 'refresh'));
   return next(
     state,

@@ -98,7 +98,7 @@ describe('nextStatus', () => {
     expect(state.view).toEqual(status({ loading: true, loaded: true, fetchedAt: 9 }));
   });
 
-  it.each<BillingErrorCode>(['aborted', 'invalid_argument', 'disposed'])(
+  it.each<BillingErrorCode>(['aborted', 'disposed'])(
     'a consume the caller ended (%s) is no error and keeps the last one',
     (code) => {
       const refresh = fail('network');
@@ -106,6 +106,12 @@ describe('nextStatus', () => {
       expect(nextStatus(state, { kind: 'consume', error: fail(code) })).toBe(state);
     },
   );
+
+  it('invalid_argument (the headers option failed) is an error: a refetch has no caller to tell', () => {
+    const headers = fail('invalid_argument');
+    const state = fold([{ kind: 'usage/started' }, { kind: 'usage', error: headers }]);
+    expect(state.view).toMatchObject({ loading: false, error: headers });
+  });
 
   it('insufficient_credits is an answer, so it clears a failed consume and shows no error', () => {
     const state = fold([{ kind: 'consume', error: fail('timeout') }]);

@@ -1,0 +1,321 @@
+import { config } from 'rxjs';
+import { Monitor } from '../../lib/engine/monitor';
+import type { BillingEvent, BillingEventType, ClientOptions } from '../../lib';
+import type { FetchLike } from '../../lib/types';
+import { cleanup, fixture, PATH, type Fixture } from '../helpers/client-fixture';
+import { settle } from '../helpers/virtual-clock';
+
+// Issue 12 item 3, black box: the events of a whole cycle through `createClient`,
+// by `onEvent` and by `events$`, on the reference backend in virtual time.
+
+afterEach(() => {
+  cleanup();
+  jest.restoreAllMocks();
+});
+
+const START = 1_000_000;
+const FAILED = { status: 500, body: 'down' };
+
+/** Scheduler ms since the clock's start. */
+const since = (event: BillingEvent) => ({ ...event, at: event.at - START });
+
+/**
+ * Drives one of each consume outcome, a free period starting and ending twice,
+ * and a failed balance refresh. Quota: 1 free use, then 2 credits per use.
+ */
+async function wholeCycle({ client, backend, clock }: Fixture): Promise<void> {
+  const billing = client.billing;
+  await billing.getUsage(); // usage:loaded at 0
+  await billing.consume({ externalId: 'first' }); // charged, free quota; free period starts
+  clock.advanceBy(1_000);
+  await billing.consume(); // free, no id given
+  await billing.consume({ externalId: 'mine' }); // free, the given id
+  clock.advanceBy(29_000); // the free period ends at 30 s
+  backend.script(PATH.balance, FAILED);
+  await billing.consume({ externalId: 'paid' }); // charged with credits; the refresh after it fails
+  clock.advanceBy(30_000);
+  backend.quota.balance = 1;
+  await expect(billing.consume({ externalId: 'short' })).rejects.toMatchObject({ code: 'insufficient_credits' });
+  backend.quota.balance = 10;
+  backend.quota.blacklisted = true;
+  await expect(billing.consume({ externalId: 'banned' })).resolves.toMatchObject({ isBlacklisted: true });
+  backend.quota.blacklisted = false;
+  backend.script(PATH.consume, FAILED);
+  await expect(billing.consume({ externalId: 'broken' })).rejects.toMatchObject({ code: 'http' });
+}
+
+const EXPECTED_TYPES: BillingEventType[] = [
+  'usage:loaded',
+  'freePeriod:started',
+  'consume:charged',
+  'consume:free',
+  'consume:free',
+  'freePeriod:ended',
+  'freePeriod:started',
+  'refresh:failed',
+  'consume:charged',
+  'freePeriod:ended',
+  'consume:denied',
+  'consume:blacklisted',
+  'consume:failed',
+];
+
+function expectWholeCycle(events: BillingEvent[]): void {
+  expect(events.map((event) => event.type)).toEqual(EXPECTED_TYPES);
+  const byType = <T extends BillingEventType>(type: T, index = 0) =>
+    since(events.filter((event) => event.type === type)[index] as BillingEvent);
+  expect(byType('usage:loaded')).toEqual({ type: 'usage:loaded', at: 0 });
+  expect(byType('consume:charged')).toEqual({ type: 'consume:charged', at: 0, externalId: 'first', isCredit: false });
+  expect(byType('consume:free')).toEqual({ type: 'consume:free', at: 1_000, externalId: null });
+  expect(byType('consume:free', 1)).toEqual({ type: 'consume:free', at: 1_000, externalId: 'mine' });
+  expect(byType('freePeriod:started')).toEqual({ type: 'freePeriod:started', at: 0 });
+  expect(byType('freePeriod:ended')).toEqual({ type: 'freePeriod:ended', at: 30_000 });
+  expect(byType('consume:charged', 1)).toEqual({
+    type: 'consume:charged',
+    at: 30_000,
+    externalId: 'paid',
+    isCredit: true,
+  });
+  expect(byType('freePeriod:started', 1)).toEqual({ type: 'freePeriod:started', at: 30_000 });
+  expect(byType('freePeriod:ended', 1)).toEqual({ type: 'freePeriod:ended', at: 60_000 });
+  expect(byType('refresh:failed')).toMatchObject({ at: 30_000, error: { code: 'http', status: 500 } });
+  expect(byType('consume:denied')).toEqual({ type: 'consume:denied', at: 60_000, externalId: 'short' });
+  expect(byType('consume:blacklisted')).toEqual({ type: 'consume:blacklisted', at: 60_000, externalId: 'banned' });
+  expect(byType('consume:failed')).toMatchObject({ at: 60_000, externalId: 'broken', error: { code: 'http' } });
+  expect((byType('consume:failed') as { error: unknown }).error).toMatchObject({ status: 500, externalId: 'broken' });
+}
+
+describe('events through a whole cycle', () => {
+  it('onEvent hears every outcome, with externalId, isCredit and the scheduler time', async () => {
+    const events: BillingEvent[] = [];
+    const setup = fixture(
+      { freeRemaining: 1, creditsPerUse: 2, balance: 10 },
+      { retries: 0, onEvent: (e) => events.push(e) },
+    );
+    await wholeCycle(setup);
+    expectWholeCycle(events);
+  });
+
+  it('events$ delivers the same events to a subscriber, hot, and completes on dispose', async () => {
+    const setup = fixture({ freeRemaining: 1, creditsPerUse: 2, balance: 10 }, { retries: 0 });
+    await setup.client.billing.consume({ externalId: 'unheard' }); // nobody listens yet: not replayed later
+    setup.clock.advanceBy(30_000);
+    setup.backend.quota.freeRemaining = 1;
+    const events: BillingEvent[] = [];
+    let completed = false;
+    setup.client.billing.events$.subscribe({ next: (e) => events.push(e), complete: () => (completed = true) });
+    await wholeCycle(setup);
+    expectWholeCycle(events.map((event) => ({ ...event, at: event.at - 30_000 })));
+    setup.client.billing.dispose();
+    expect(completed).toBe(true);
+  });
+
+  it('a consume that fails without an id given carries the id it was sent with', async () => {
+    const events: BillingEvent[] = [];
+    const { client, backend } = fixture({}, { retries: 0, onEvent: (e) => events.push(e) });
+    await client.billing.getUsage();
+    backend.script(PATH.consume, FAILED);
+    const error: unknown = await client.billing.consume().catch((e: unknown) => e);
+    const sent = backend.requests.find((request) => request.path === PATH.consume)?.body as { external_id: string };
+    const failed = events.find((event) => event.type === 'consume:failed');
+    expect(failed).toMatchObject({ externalId: sent.external_id, error });
+    expect(error).toMatchObject({ externalId: sent.external_id });
+  });
+
+  it('request:retry counts retries from 1, with the delay armed and the path without the query', async () => {
+    const events: BillingEvent[] = [];
+    const { client, backend, clock } = fixture({}, { retries: 2, onEvent: (e) => events.push(e) });
+    backend.script(PATH.count, FAILED, FAILED);
+    const usage = client.billing.getUsage();
+    const delays: number[] = [];
+    for (let retry = 0; retry < 2; retry++) {
+      await settle();
+      const due = clock.nextDue();
+      expect(due).toBeDefined();
+      delays.push((due as number) - clock.now());
+      clock.advanceBy((due as number) - clock.now());
+    }
+    await usage;
+    const retries = events.filter((event) => event.type === 'request:retry').map(since);
+    expect(retries).toEqual([
+      { type: 'request:retry', at: 0, attempt: 1, delayMs: delays[0], path: PATH.count },
+      { type: 'request:retry', at: delays[0], attempt: 2, delayMs: delays[1], path: PATH.count },
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: 'usage:loaded' });
+  });
+
+  it('every event is frozen and the same object for onEvent and events$', async () => {
+    const heard: BillingEvent[] = [];
+    const streamed: BillingEvent[] = [];
+    const { client } = fixture({}, { onEvent: (e) => heard.push(e) });
+    client.billing.events$.subscribe((e) => streamed.push(e));
+    await client.billing.getUsage();
+    await client.billing.consume();
+    expect(heard.length).toBeGreaterThan(0);
+    expect(streamed).toEqual(heard);
+    heard.forEach((event, i) => {
+      expect(Object.isFrozen(event)).toBe(true);
+      expect(streamed[i]).toBe(event);
+    });
+  });
+});
+
+describe('a throwing onEvent', () => {
+  it('never breaks billing and is reported once', async () => {
+    const report = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    let calls = 0;
+    const { client, backend } = fixture(
+      {},
+      {
+        onEvent: () => {
+          calls++;
+          throw new Error('listener bug');
+        },
+      },
+    );
+    await expect(client.billing.getUsage()).resolves.toMatchObject({ freeRemaining: 3 });
+    await expect(client.billing.consume({ externalId: 'x' })).resolves.toMatchObject({ isBlacklisted: false });
+    await expect(client.billing.consume()).resolves.toBeDefined();
+    expect(backend.charged).toEqual(['x']);
+    expect(client.billing.check().reason).toBe('free_period');
+    expect(calls).toBeGreaterThanOrEqual(4);
+    expect(report).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a throwing events$ subscriber', () => {
+  it('goes to RxJS unhandled-error path; the other subscribers and billing go on', async () => {
+    const unhandled: unknown[] = [];
+    const previous = config.onUnhandledError;
+    config.onUnhandledError = (error) => unhandled.push(error);
+    try {
+      const { client, backend } = fixture();
+      client.billing.events$.subscribe(() => {
+        throw new Error('panel bug');
+      });
+      const heard: BillingEventType[] = [];
+      client.billing.events$.subscribe((event) => heard.push(event.type));
+      await client.billing.getUsage();
+      await expect(client.billing.consume({ externalId: 'y' })).resolves.toMatchObject({ isBlacklisted: false });
+      expect(heard).toEqual(['usage:loaded', 'freePeriod:started', 'consume:charged']);
+      expect(backend.charged).toEqual(['y']);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(unhandled.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      config.onUnhandledError = previous;
+    }
+  });
+});
+
+describe('events cost nothing when unused (white-box: a spy on Monitor.prototype.emit)', () => {
+  it('with neither onEvent nor a subscriber no event is built, not even once one has left', async () => {
+    const emit = jest.spyOn(Monitor.prototype, 'emit');
+    const { client, backend, clock } = fixture({ freeRemaining: 0 }, { retries: 1 });
+    const drive = async () => {
+      backend.script(PATH.count, FAILED);
+      const usage = client.billing.getUsage();
+      await settle();
+      clock.advanceBy((clock.nextDue() as number) - clock.now());
+      await usage;
+      await client.billing.consume();
+      await client.billing.consume();
+      clock.advanceBy(30_000);
+      backend.script(PATH.consume, { status: 400, body: 'bad' });
+      await client.billing.consume().catch(() => undefined);
+    };
+    await drive();
+    expect(emit).not.toHaveBeenCalled();
+
+    const subscription = client.billing.events$.subscribe();
+    await client.billing.getUsage();
+    expect(emit).toHaveBeenCalled();
+    subscription.unsubscribe();
+    emit.mockClear();
+    await drive();
+    expect(emit).not.toHaveBeenCalled();
+  });
+});
+
+describe('no event carries a header value (canary)', () => {
+  const CANARY = 'canary-7f3a9c1e5b';
+  const headerOptions: Array<[string, ClientOptions['headers']]> = [
+    ['a record', { Authorization: `Bearer ${CANARY}` }],
+    ['a function', async () => ({ Authorization: `Bearer ${CANARY}`, 'X-Api-Key': CANARY })],
+  ];
+
+  it.each(headerOptions)('with headers as %s, every event type, errors included, is free of it', async (_, headers) => {
+    const events: BillingEvent[] = [];
+    let breaking = 0;
+    // A fetch that fails quoting the request's headers, as some fetch implementations do.
+    const quoting: FetchLike = async (input, init) => {
+      if (breaking === 0) return setup.backend.fetch(input, init);
+      breaking--;
+      const quoted = JSON.stringify(init?.headers);
+      throw Object.assign(new TypeError(`fetch failed for ${input} with ${quoted}`), {
+        cause: Object.assign(new Error(`socket closed: ${quoted}`), { code: 'ECONNRESET', headers: init?.headers }),
+      });
+    };
+    const setup = fixture(
+      { freeRemaining: 1, creditsPerUse: 2, balance: 10 },
+      { retries: 1, headers, fetch: quoting, onEvent: (e) => events.push(e) },
+    );
+    const { client, backend, clock } = setup;
+    const billing = client.billing;
+    const retried = async <T>(call: Promise<T>): Promise<T> => {
+      await settle();
+      clock.advanceBy((clock.nextDue() as number) - clock.now());
+      return call;
+    };
+    await billing.getUsage();
+    await billing.consume({ externalId: 'first' });
+    await billing.consume();
+    clock.advanceBy(30_000);
+    backend.script(PATH.balance, FAILED, FAILED); // retried once, then the refresh fails
+    await retried(billing.consume({ externalId: 'paid' }));
+    clock.advanceBy(30_000);
+    backend.quota.balance = 1;
+    await billing.consume({ externalId: 'short' }).catch(() => undefined);
+    backend.quota.blacklisted = true;
+    backend.quota.balance = 10;
+    await billing.consume({ externalId: 'banned' });
+    // A network failure whose message and cause quote the headers, twice: the consume fails.
+    breaking = 2;
+    await expect(retried(billing.consume({ externalId: 'lost' }))).rejects.toMatchObject({ code: 'network' });
+
+    const types = new Set(events.map((event) => event.type));
+    const all: BillingEventType[] = [
+      'usage:loaded',
+      'consume:charged',
+      'consume:free',
+      'consume:blacklisted',
+      'consume:denied',
+      'consume:failed',
+      'request:retry',
+      'freePeriod:started',
+      'freePeriod:ended',
+      'refresh:failed',
+    ];
+    expect([...types].sort()).toEqual([...all].sort());
+    // The canary did reach the wire: the check below is not vacuous.
+    expect(JSON.stringify(backend.requests.map((request) => request.headers))).toContain(CANARY);
+
+    for (const event of events) {
+      expect(JSON.stringify(event)).not.toContain(CANARY);
+      if ('error' in event) {
+        const { error } = event;
+        const cause = (error as { cause?: unknown }).cause;
+        const seen = [
+          error.message,
+          String(error.stack),
+          JSON.stringify(error),
+          JSON.stringify(error.toJSON()),
+          String(cause),
+          cause instanceof Error ? `${cause.message} ${String(cause.stack)} ${JSON.stringify(cause)}` : '',
+          JSON.stringify(Object.getOwnPropertyDescriptors(error)),
+        ].join('\n');
+        expect(seen).not.toContain(CANARY);
+      }
+    }
+    expect(events.some((event) => event.type === 'consume:failed' && event.error.code === 'network')).toBe(true);
+  });
+});
