@@ -8,13 +8,15 @@ import type { RecoveredConsume } from '../feature-types';
 import type { BillingApi } from '../transport/billing-api';
 import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsageOptions, UsageInfo } from '../types';
 import { signalOf } from './call-options';
-import { consumeEffect, unchargedResult } from './consume-effect';
+import { consumeEffect } from './consume-effect';
 import type { Effect } from './effect';
 import type { FeatureParts } from './feature';
 import { freePeriodEffect } from './free-period-effect';
+import { FreeReply } from './free-reply';
 import type { Monitor } from './monitor';
 import { quotaEffect } from './quota-effect';
 import { Replays } from './replay';
+import { journalRecord } from './journal-record';
 import { Reply } from './reply';
 import { ConsumeRequest, type LoadRequest } from './requests';
 import { Store } from './store';
@@ -51,7 +53,7 @@ export class Engine {
   private disposed = false;
   // Consumes not yet settled: a free period answers at once only when none is queued.
   private consuming = 0;
-  private freeReply: { readonly free: number; readonly promise: Promise<BillingConsumeResult> } | null = null;
+  private readonly freeReply = new FreeReply();
   readonly usage$: Observable<UsageInfo>;
   readonly changes$: Observable<UsageInfo>;
   readonly freePeriodRemaining$: Observable<number>;
@@ -75,11 +77,8 @@ export class Engine {
       complete: () => this.view.changes.complete(),
     });
     const journal = features.find((parts) => parts.journal !== undefined)?.journal;
-    const journaled = new Set<string>();
-    // Only what this client journaled and has not yet reported is cleared from storage.
-    this.forget = (externalId) => {
-      if (externalId !== undefined && journaled.delete(externalId)) journal?.remove(externalId);
-    };
+    const record = journalRecord(journal);
+    this.forget = record.forget;
     let seq = 0;
     const deps = {
       api,
@@ -91,12 +90,7 @@ export class Engine {
       loads$: this.loads,
       load: (request: LoadRequest) => this.loads.next(request),
       exclusive: features.find((parts) => parts.exclusive !== undefined)?.exclusive,
-      journal:
-        journal &&
-        ((externalId: string) => {
-          journaled.add(externalId);
-          journal.add(externalId);
-        }),
+      journal: record.add,
     };
     // Every effect, the features' included, attached here: each one's facts go to the store, then to action$.
     const effects: Effect<typeof deps>[] = [
@@ -119,13 +113,7 @@ export class Engine {
 
   private track<T>(reply: Reply<T>, signal: AbortSignal | undefined, aborted: () => void): void {
     this.live.add(reply as Reply<unknown>);
-    if (signal === undefined) return;
-    if (signal.aborted) return aborted();
-    signal.addEventListener('abort', aborted);
-    reply.promise.then(
-      () => signal.removeEventListener('abort', aborted),
-      () => signal.removeEventListener('abort', aborted),
-    );
+    reply.abortOn(signal, aborted);
   }
 
   assertLive(): void {
@@ -185,18 +173,9 @@ export class Engine {
     // A free period with nothing queued: answered at once, no request, no id, nothing built.
     if (this.consuming === 0 && signal?.aborted !== true && this.check().reason === 'free_period') {
       this.setup.monitor.freeConsume(externalId);
-      return this.freeOfCharge();
+      return this.freeReply.for(this.store.state);
     }
     return this.submit(externalId, signal, false);
-  }
-
-  private freeOfCharge(): Promise<BillingConsumeResult> {
-    const free = this.store.state.quota?.freeRemaining ?? 0;
-    if (this.freeReply?.free !== free) {
-      const result = Object.freeze(unchargedResult(this.store.state));
-      this.freeReply = { free, promise: Promise.resolve(result) };
-    }
-    return this.freeReply.promise;
   }
 
   private submit(externalId: string | undefined, signal: AbortSignal | undefined, replay: boolean) {

@@ -19,6 +19,15 @@ export class Reply<T> {
     });
   }
 
+  /** Runs `aborted` when `signal` aborts (at once if it has) while this reply is unsettled. */
+  abortOn(signal: AbortSignal | undefined, aborted: () => void): void {
+    if (signal === undefined) return;
+    if (signal.aborted) return aborted();
+    signal.addEventListener('abort', aborted);
+    const stop = () => signal.removeEventListener('abort', aborted);
+    this.promise.then(stop, stop);
+  }
+
   resolve(value: T): void {
     if (this.end(true, value)) this.done(value);
   }
