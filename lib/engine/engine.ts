@@ -1,4 +1,4 @@
-import { Subject, Subscription, type Observable, type SchedulerLike } from 'rxjs';
+import { Observable, Subject, Subscription, type SchedulerLike } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import { decide } from '../core/decide';
 import { preview, type BillingPreview } from '../core/preview';
@@ -10,12 +10,11 @@ import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsage
 import { signalOf } from './call-options';
 import { consumeEffect } from './consume-effect';
 import type { Effect } from './effect';
-import type { FeatureParts } from './feature';
+import type { FeatureParts, Recovery } from './feature';
 import { freePeriodEffect } from './free-period-effect';
 import { FreeReply } from './free-reply';
 import type { Monitor } from './monitor';
 import { quotaEffect } from './quota-effect';
-import { Replays } from './replay';
 import { journalRecord } from './journal-record';
 import { Reply } from './reply';
 import { ConsumeRequest, type LoadRequest } from './requests';
@@ -48,7 +47,6 @@ export class Engine {
   // Every reply not yet settled, so dispose settles each one.
   private readonly live = new Set<Reply<unknown>>();
   private readonly view: UsageView;
-  private readonly replays = new Replays();
   private readonly forget: (externalId: string | undefined) => void;
   private disposed = false;
   // Consumes not yet settled: a free period answers at once only when none is queued.
@@ -57,7 +55,8 @@ export class Engine {
   readonly usage$: Observable<UsageInfo>;
   readonly changes$: Observable<UsageInfo>;
   readonly freePeriodRemaining$: Observable<number>;
-  readonly recovered$: Observable<RecoveredConsume> = this.replays.recovered$;
+  readonly recovered$: Observable<RecoveredConsume>;
+  private readonly recovery: Recovery | undefined;
 
   constructor(private readonly setup: EngineSetup) {
     const { api, scheduler, features } = setup;
@@ -102,8 +101,10 @@ export class Engine {
     for (const effect of effects) {
       this.effects.add(effect(this.action$, state$, deps).subscribe((action) => this.dispatch(action)));
     }
-    const replaying = this.replays.start(journal, (externalId) => this.submit(externalId, undefined, true));
-    if (replaying !== undefined) this.effects.add(replaying);
+    // Without reload safety nothing is left to replay: recovered$ completes at once.
+    this.recovery = features.find((parts) => parts.recovery !== undefined)?.recovery;
+    this.recovered$ = this.recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete());
+    this.effects.add(this.recovery?.start((externalId) => this.submit(externalId, undefined, true)));
   }
 
   private dispatch(action: BillingAction): void {
@@ -208,7 +209,7 @@ export class Engine {
       else reply.reject(disposedError());
     }
     this.effects.unsubscribe();
-    this.replays.stop();
+    this.recovery?.stop();
     this.setup.monitor.complete();
     this.store.complete();
     this.action$.complete();

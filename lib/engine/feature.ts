@@ -1,4 +1,6 @@
-import type { Observable, SchedulerLike } from 'rxjs';
+import type { Observable, SchedulerLike, Subscription } from 'rxjs';
+import type { RecoveredConsume } from '../feature-types';
+import type { BillingConsumeResult } from '../types';
 import type { Effect } from './effect';
 
 /** Runs a consume's decide-and-POST step while this tab holds the cross-tab consume lock. */
@@ -18,12 +20,25 @@ export interface ConsumeJournal {
   pending(): Observable<readonly string[]>;
 }
 
+/**
+ * Replays consumes an earlier page left unanswered, with the same ids, and
+ * tells their outcomes on `recovered$` (then completes).
+ */
+export interface Recovery {
+  readonly recovered$: Observable<RecoveredConsume>;
+  /** Sends each leftover consume through `submit`; what it returns is cut on dispose. */
+  start(submit: (externalId: string) => Promise<BillingConsumeResult>): Subscription;
+  /** On dispose: completes now, or once the replays just settled have reported. */
+  stop(): void;
+}
+
 /** What an opt-in feature adds to the engine; each part is absent by default. */
 export interface FeatureParts {
   /** Effects like the engine's own, merged with them. */
   readonly effects?: readonly Effect[];
   readonly exclusive?: Exclusive;
   readonly journal?: ConsumeJournal;
+  readonly recovery?: Recovery;
 }
 
 /** What an opt-in feature learns of the client it is installed in. */

@@ -5,6 +5,7 @@ import type { LocksLike, ReloadSafeOptions, StorageLike } from '../feature-types
 import { freePeriodStore } from './free-period-store';
 import { storageJournal } from './journal';
 import { pageLiveness } from './page-liveness';
+import { Replays } from './replays';
 import { SafeStorage } from './safe-storage';
 
 /** What the `storage` option adds to the engine. */
@@ -72,7 +73,7 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
       // sessionStorage belongs to one tab: what a copy of it holds of a live page is that page's.
       const perTab = options?.perTab ?? storage === (globalThis as { sessionStorage?: unknown }).sessionStorage;
       const persistence = createPersistence(storage, setup, locks === undefined ? defaultLocks() : locks, perTab);
-      return { effects: persistence.effects, journal: persistence.journal };
+      return { effects: persistence.effects, journal: persistence.journal, recovery: new Replays(persistence.journal) };
     },
   };
 }

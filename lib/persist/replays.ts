@@ -2,14 +2,14 @@ import { Observable, Subject, type Subscription } from 'rxjs';
 import type { BillingError } from '../errors';
 import type { RecoveredConsume } from '../feature-types';
 import type { BillingConsumeResult, ConsumeOutcome } from '../types';
-import type { ConsumeJournal } from './feature';
+import type { ConsumeJournal, Recovery } from '../engine/feature';
 
 /**
  * Consumes an earlier page sent but never heard back from, sent again with the
  * same id (the backend's idempotency makes that at most one charge), and
  * `recovered$`, which replays each outcome to every subscriber, then completes.
  */
-export class Replays {
+export class Replays implements Recovery {
   private readonly outcomes: RecoveredConsume[] = [];
   private readonly live = new Subject<RecoveredConsume>();
   private done = false;
@@ -22,16 +22,14 @@ export class Replays {
     return undefined;
   });
 
-  /** Starts the replays the journal names (none without one); the wait for it ends with `subscription`. */
-  start(
-    journal: ConsumeJournal | undefined,
-    submit: (externalId: string) => Promise<BillingConsumeResult>,
-  ): Subscription | undefined {
-    if (journal === undefined) return this.complete();
+  constructor(private readonly journal: ConsumeJournal) {}
+
+  /** Starts the replays the journal names; the wait for it ends with the subscription returned. */
+  start(submit: (externalId: string) => Promise<BillingConsumeResult>): Subscription {
     let heard = false;
     // Without an answer (a journal that failed) nothing is replayed.
     const none = () => heard || this.complete();
-    return journal.pending().subscribe({
+    return this.journal.pending().subscribe({
       next: (externalIds) => {
         if (heard) return;
         heard = true;
