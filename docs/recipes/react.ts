@@ -5,15 +5,23 @@
 //   return <p>{usage ? `${usage.freeRemaining} free` : 'Loading…'}</p>;
 import { createElement as h, useEffect } from 'react';
 import { createClient, tabSync, type BillingModule } from '../../lib';
-import { useBillingCheck, useFreePeriodRemaining, useUsage } from '../../lib/react';
+import { useBillingCheck, useBillingStatus, useFreePeriodRemaining, useUsage } from '../../lib/react';
 
 // One client per app, created outside components so renders share it.
-export const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', sync: tabSync() });
+// refetch: a balance topped up in another tab shows when the user comes back.
+export const client = createClient({
+  baseUrl: 'https://api.example.com',
+  appKey: 'poster',
+  sync: tabSync(),
+  refetch: { onFocus: true, onOnline: true },
+});
 
 export function QuotaBar({ billing }: { billing: BillingModule }) {
   const usage = useUsage(billing);
   const { canProceed } = useBillingCheck(billing);
   const seconds = useFreePeriodRemaining(billing);
+  // "Not loaded yet" is not a refusal: before the first answer the button says so (the server renders this too).
+  const status = useBillingStatus(billing);
   useEffect(() => {
     void billing.getUsage().catch(() => undefined);
   }, [billing]);
@@ -22,6 +30,11 @@ export function QuotaBar({ billing }: { billing: BillingModule }) {
     null,
     h('span', null, usage === null ? 'Loading…' : `${usage.freeRemaining}/${usage.freeTotal} free`),
     seconds > 0 ? h('small', null, ` free for ${seconds} s`) : null,
-    h('button', { disabled: !canProceed, onClick: () => void billing.consume().catch(() => undefined) }, 'Export'),
+    status.error !== null ? h('small', null, ` (${status.error.code})`) : null,
+    h(
+      'button',
+      { disabled: !canProceed, onClick: () => void billing.consume().catch(() => undefined) },
+      status.loaded ? 'Export' : 'Export (loading…)',
+    ),
   );
 }
