@@ -30,8 +30,9 @@ export interface ClientOptions {
    */
   readonly headers?: HeadersOption;
   /**
-   * The function every request goes through; `cross-fetch` by default. It must
-   * honour `init.signal`: timeouts and `dispose()` abort through it.
+   * The function every request goes through: by default the platform
+   * `fetch` in the browser build, `cross-fetch` elsewhere. It must honour
+   * `init.signal`: timeouts and `dispose()` abort through it.
    */
   readonly fetch?: FetchLike;
   /** Every clock reading and timer of the client; a monotonic async scheduler by default. */

@@ -135,7 +135,8 @@ export type HeadersOption = HeadersValue | (() => HeadersValue | Promise<Headers
 export type HeadersValue = Readonly<Record<string, string>> | Headers;
 
 /**
- * The fetch function the transport calls; `cross-fetch` by default.
+ * The fetch function the transport calls: by default the platform `fetch`
+ * in the browser build, `cross-fetch` elsewhere.
  *
  * @example
  * ```ts
