@@ -57,6 +57,7 @@ export async function runAll(
   rows.push(
     ...wireGoalRows(wire.consume, wire.getUsage),
     ...wireContext('getUsage() vs 2 raw GETs in sequence', wire.getUsageVsSequential, '(loopback)'),
+    ...wireContext('control: raw POST vs raw POST (noise floor)', wire.control, '(~1.00x)'),
   );
   log('parallelism with backend latency...');
   const parallelism = await measureParallelism({ quick });

@@ -20,6 +20,8 @@ export interface WireFigures {
   readonly getUsage: Comparison;
   /** getUsage() against the two GETs one after the other: the parallelism (about 0.5). */
   readonly getUsageVsSequential: Comparison;
+  /** The raw POST against itself, alternated the same way: the noise floor of every ratio here (about 1.00). */
+  readonly control: Comparison;
 }
 
 const TOKEN = 'wire';
@@ -73,23 +75,25 @@ export async function measureWire({ quick = false } = {}): Promise<WireFigures> 
   const get = { method: 'GET', headers: { accept: 'application/json', ...HEADERS } };
   const countUrl = `${backend.url}/ai/v5/service/free_trial/count?module=generator_bench`;
   const balanceUrl = `${backend.url}/ai/v1/credit/getBalance`;
+  const rawPost = () =>
+    raw(`${backend.url}/ai/v5/service/free_trial`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json', ...HEADERS },
+      body: JSON.stringify({ module: 'generator_bench', external_id: uuidv4() }),
+    });
   const sides: Array<() => Promise<unknown>> = [
     () => {
       skew += 31_000;
       return client.billing.consume();
     },
-    () =>
-      raw(`${backend.url}/ai/v5/service/free_trial`, {
-        method: 'POST',
-        headers: { accept: 'application/json', 'content-type': 'application/json', ...HEADERS },
-        body: JSON.stringify({ module: 'generator_bench', external_id: uuidv4() }),
-      }),
+    rawPost,
     () => client.billing.getUsage(),
     () => Promise.all([raw(countUrl, get), raw(balanceUrl, get)]),
     async () => {
       await raw(countUrl, get);
       await raw(balanceUrl, get);
     },
+    rawPost,
   ];
   const samples: number[][] = sides.map(() => []);
   try {
@@ -105,12 +109,13 @@ export async function measureWire({ quick = false } = {}): Promise<WireFigures> 
     client.billing.dispose();
     await backend.close();
   }
-  const [consumeA = [], consumeB = [], usageA = [], usageB = [], sequential = []] = samples;
+  const [consumeA = [], consumeB = [], usageA = [], usageB = [], sequential = [], rawAgain = []] = samples;
   return {
     iterations,
     consume: compare(consumeA, consumeB),
     getUsage: compare(usageA, usageB),
     getUsageVsSequential: compare(usageA, sequential),
+    control: compare(rawAgain, consumeB),
   };
 }
 
