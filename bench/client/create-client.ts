@@ -1,7 +1,7 @@
 import { createClient } from '../../lib/client';
-import { createReferenceBackend } from '../../lib/testing';
 import type { Client } from '../../lib/client-types';
 import { retainedPerObject } from '../harness/alloc';
+import { appOptions } from './app-options';
 import { median } from '../harness/stats';
 
 export interface CreateClientFigures {
@@ -22,15 +22,7 @@ const TOKEN = 'create';
 export async function measureCreateClient({ quick = false } = {}): Promise<CreateClientFigures> {
   const batch = quick ? 200 : 1_000;
   const rounds = quick ? 5 : 21;
-  const backend = createReferenceBackend({
-    users: [{ token: TOKEN, freeRemaining: 3, freeTotal: 5, creditsPerUse: 2, creditsBalance: 10 }],
-  });
-  const options = {
-    baseUrl: 'http://billing.bench',
-    appKey: 'bench',
-    headers: { Authorization: `Bearer ${TOKEN}` },
-    fetch: backend.fetch,
-  };
+  const { backend, options } = appOptions(TOKEN);
   const made: Client[] = new Array<Client>(batch);
   const micros: number[] = [];
   for (let round = -2; round < rounds; round++) {

@@ -1,7 +1,7 @@
 import { createClient } from '../../lib/client';
-import { createReferenceBackend } from '../../lib/testing';
 import type { Client } from '../../lib/client-types';
 import { retainedPerObject } from '../harness/alloc';
+import { appOptions } from './app-options';
 
 /**
  * Retained heap of one idle client after `getUsage()`, measured by this very
@@ -33,15 +33,7 @@ const TOKEN = 'idle';
  */
 export async function measureIdleClient({ quick = false } = {}): Promise<IdleClientFigures> {
   const clients = quick ? 300 : 2_000;
-  const backend = createReferenceBackend({
-    users: [{ token: TOKEN, freeRemaining: 3, freeTotal: 5, creditsPerUse: 2, creditsBalance: 10 }],
-  });
-  const options = {
-    baseUrl: 'http://billing.bench',
-    appKey: 'bench',
-    headers: { Authorization: `Bearer ${TOKEN}` },
-    fetch: backend.fetch,
-  };
+  const { backend, options } = appOptions(TOKEN);
   // Warm-up: code compiled on first use is not a client's.
   for (let i = 0; i < 50; i++) {
     const warm = createClient(options);

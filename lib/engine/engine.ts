@@ -39,7 +39,7 @@ const disposedError = () => new BillingError('disposed', 'This billing client ha
  * and offers the operations the public facade exposes. One engine per client.
  */
 export class Engine {
-  readonly store = new Store();
+  private readonly store = new Store();
   private readonly action$ = new Subject<BillingAction>();
   private readonly consumes = new Subject<ConsumeRequest>();
   private readonly loads = new Subject<LoadRequest>();

@@ -46,13 +46,9 @@ export class Monitor {
     if (changed && !this.status.isStopped) this.status.next(next.view);
   }
 
-  /** An event of `type` stamped with the scheduler's time; `fields` only when someone listens. */
+  /** Delivers an event; callers build one only when {@link listening}. */
   emit(event: BillingEvent): void {
     this.hub.emit(event);
-  }
-
-  now(): number {
-    return this.scheduler.now();
   }
 
   /** What a settled consume tells: its status signal, and its event if anyone listens. */

@@ -1,24 +1,11 @@
 import { act, createElement as h, type ReactNode } from 'react';
-import type { Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { billingStores, useBillingCheck, useFreePeriodRemaining, useUsage } from '../../lib/react';
 import type { BillingModule } from '../../lib/client-types';
-import { cleanup, fixture } from '../helpers/client-fixture';
-import { installFakeDom } from './fake-dom';
+import { fixture } from '../helpers/client-fixture';
+import { reactRoot } from './react-root';
 
-const dom = installFakeDom();
-let root: Root;
-
-beforeAll(async () => {
-  // Loaded after the fake DOM is in place: react-dom decides at load time whether it has a DOM.
-  const { createRoot } = await import('react-dom/client');
-  root = createRoot(dom.container as unknown as Element);
-});
-afterEach(async () => {
-  await act(async () => root.render(null));
-  cleanup();
-});
-afterAll(() => act(() => root.unmount()));
+const dom = reactRoot();
 
 /** Renders `component` and counts its renders. */
 function counted(component: (billing: BillingModule) => ReactNode) {
@@ -48,7 +35,7 @@ describe('unified-billing/react', () => {
   it('useUsage shows the quota, and re-renders only when a shown field changes', async () => {
     const { client, backend } = fixture();
     const { renders, element } = counted(QuotaText);
-    await act(async () => root.render(element(client.billing)));
+    await dom.render(element(client.billing));
     expect(dom.text()).toBe('loading');
     await act(() => client.billing.getUsage());
     expect(dom.text()).toBe('3/5 free, 10 credits');
@@ -68,7 +55,7 @@ describe('unified-billing/react', () => {
   it('useFreePeriodRemaining counts down once a second, one render per second, then shows 0', async () => {
     const { client, clock } = fixture();
     const { renders, element } = counted(CountdownText);
-    await act(async () => root.render(element(client.billing)));
+    await dom.render(element(client.billing));
     expect(dom.text()).toBe('no free period');
     await act(async () => void (await client.billing.consume()));
     expect(dom.text()).toBe('free for 30 s');
@@ -86,7 +73,7 @@ describe('unified-billing/react', () => {
   it('useBillingCheck re-renders when the verdict changes, not on every countdown tick', async () => {
     const { client, clock } = fixture({ freeRemaining: 1 });
     const { renders, element } = counted(VerdictText);
-    await act(async () => root.render(element(client.billing)));
+    await dom.render(element(client.billing));
     expect(dom.text()).toBe('insufficient');
     await act(async () => void (await client.billing.getUsage()));
     expect(dom.text()).toBe('free_count');
@@ -104,9 +91,9 @@ describe('unified-billing/react', () => {
     const { client } = fixture();
     await client.billing.getUsage();
     const { element } = counted(QuotaText);
-    await act(async () => root.render(element(client.billing)));
+    await dom.render(element(client.billing));
     client.billing.dispose();
-    await act(async () => root.render(element(client.billing)));
+    await dom.render(element(client.billing));
     expect(dom.text()).toBe('3/5 free, 10 credits');
   });
 

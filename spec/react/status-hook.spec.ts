@@ -1,27 +1,14 @@
 import { act, createElement as h } from 'react';
-import type { Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { billingStores, useBillingCheck, useBillingStatus, useUsage } from '../../lib/react';
 import type { BillingModule } from '../../lib/client-types';
-import { cleanup, fixture, PATH } from '../helpers/client-fixture';
+import { fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
-import { installFakeDom } from './fake-dom';
+import { reactRoot } from './react-root';
 
 // Issue 12 item 1: useBillingStatus renders "loading" instead of a refusal.
 
-const dom = installFakeDom();
-let root: Root;
-
-beforeAll(async () => {
-  // Loaded after the fake DOM is in place: react-dom decides at load time whether it has a DOM.
-  const { createRoot } = await import('react-dom/client');
-  root = createRoot(dom.container as unknown as Element);
-});
-afterEach(async () => {
-  await act(async () => root.render(null));
-  cleanup();
-});
-afterAll(() => act(() => root.unmount()));
+const dom = reactRoot();
 
 /** The README's label: "Loading…" until the quota is there, never "Top up" before; then the quota. */
 function ExportLabel({ billing, renders }: { billing: BillingModule; renders: { count: number } }) {
@@ -40,7 +27,7 @@ describe('useBillingStatus', () => {
   it('renders "Loading…" before and during the first fetch, then the usage and verdict, never "Top up" before', async () => {
     const { client, backend } = fixture({ freeRemaining: 0, balance: 0 });
     const renders = { count: 0 };
-    await act(async () => root.render(h(ExportLabel, { billing: client.billing, renders })));
+    await dom.render(h(ExportLabel, { billing: client.billing, renders }));
     expect(dom.text()).toBe('Loading…');
 
     backend.holding = true;
@@ -60,7 +47,7 @@ describe('useBillingStatus', () => {
   it('shows the failed load, then the quota once a retry succeeds', async () => {
     const { client, backend } = fixture({}, { retries: 0 });
     const renders = { count: 0 };
-    await act(async () => root.render(h(ExportLabel, { billing: client.billing, renders })));
+    await dom.render(h(ExportLabel, { billing: client.billing, renders }));
     backend.script(PATH.count, { status: 500, body: 'down' });
     await act(() => client.billing.getUsage().catch(() => undefined));
     expect(dom.text()).toBe('Could not load your quota (http)');
@@ -72,7 +59,7 @@ describe('useBillingStatus', () => {
     const { client, backend } = fixture();
     await client.billing.getUsage();
     const renders = { count: 0 };
-    await act(async () => root.render(h(ExportLabel, { billing: client.billing, renders })));
+    await dom.render(h(ExportLabel, { billing: client.billing, renders }));
     expect(dom.text()).toBe('Export (3 free, 10 credits)');
     backend.holding = true;
     const consumed = client.billing.consume();
