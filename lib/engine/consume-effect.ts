@@ -39,15 +39,6 @@ function free(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): 
   return !request.replay && inFreePeriod(state$.value, deps.scheduler.now());
 }
 
-// The charge stands: a failed refresh must not fail the consume, and an abort only cuts the refresh short.
-function refreshThenResolve(request: ConsumeRequest, result: BillingConsumeResult, deps: ConsumeDeps): Reply<number> {
-  const refresh = new Reply<number>();
-  deps.load({ kind: 'balance', fresh: true, reply: refresh });
-  const resolve = () => request.resolve(result);
-  refresh.promise.then(resolve, resolve);
-  return refresh;
-}
-
 // Decide when the turn comes, then POST: an earlier consume may have started a free period.
 function work(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): Observable<BillingAction> {
   return new Observable<BillingAction>((out) => {
@@ -94,11 +85,14 @@ function work(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): 
           request.charged = result;
           out.next({ type: 'consume/charged', seq, now: deps.scheduler.now(), freeRemaining, isCredit, sentAt });
           if (isCredit && !request.settled) {
-            refresh = refreshThenResolve(request, result, deps);
-            refresh.promise.then(
-              () => out.complete(),
-              () => out.complete(),
-            );
+            // The charge stands: a failed refresh must not fail the consume, and an abort only cuts it short.
+            refresh = new Reply<number>();
+            deps.load({ kind: 'balance', fresh: true, reply: refresh });
+            const done = () => {
+              request.resolve(result);
+              out.complete();
+            };
+            refresh.promise.then(done, done);
             return;
           }
           request.resolve(result);
