@@ -187,9 +187,10 @@ class CopyTab extends Step {
     const tab: Tab | undefined = pick(world.live(), this.tab);
     if (tab === undefined || world.live().length >= MAX_LIVE) return;
     // Without Web Locks a page is known alive only by answering a ping, which a busy (frozen) page
-    // cannot: a copy started meanwhile takes it for dead. No client can tell the two apart, so
-    // without locks the model does not duplicate while a tab is busy (docs/reliability.md).
-    if (world.sync !== 'locks' && world.live().some((t) => t.scheduler.isBusy)) return;
+    // cannot, nor any page while the channel delivers late: a copy started meanwhile takes it for
+    // dead. No client can tell the cases apart, so without locks the model does not duplicate while
+    // a tab is busy or the channel is late (docs/reliability.md).
+    if (world.sync !== 'locks' && (world.hub.late || world.live().some((t) => t.scheduler.isBusy))) return;
     const copy = new MemoryStorage();
     tab.storage.items.forEach((value, key) => copy.items.set(key, value));
     world.open(copy).copiedFrom = tab.index;
