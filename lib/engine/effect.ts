@@ -19,7 +19,9 @@ export type Effect<Deps = EffectDeps> = (
   deps: Deps,
 ) => Observable<BillingAction>;
 
-/** What every effect may use: the client's clock. */
+/** What every effect may use: the client's clock, and how far request numbering has gone. */
 export interface EffectDeps {
   readonly scheduler: SchedulerLike;
+  /** The number of the last request attempt sent (facts carry theirs as `seq`): what came before it. */
+  readonly sequence: () => number;
 }

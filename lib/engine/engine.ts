@@ -83,6 +83,7 @@ export class Engine {
       api,
       scheduler,
       nextSeq: () => ++seq,
+      sequence: () => seq,
       newId: setup.newId,
       monitor,
       consumes$: this.consumes,
