@@ -19,9 +19,7 @@ export type Effect<Deps = EffectDeps> = (
   deps: Deps,
 ) => Observable<BillingAction>;
 
-/** What every effect may use: the client's clock, and how far request numbering has gone. */
+/** What every effect may use: the client's clock. */
 export interface EffectDeps {
   readonly scheduler: SchedulerLike;
-  /** The number of the last request attempt sent (facts carry theirs as `seq`): what came before it. */
-  readonly sequence: () => number;
 }

@@ -83,7 +83,6 @@ export class Engine {
       api,
       scheduler,
       nextSeq: () => ++seq,
-      sequence: () => seq,
       newId: setup.newId,
       monitor,
       consumes$: this.consumes,

@@ -3,7 +3,6 @@ import type { BillingAction } from '../core/actions';
 import { newestLedgerSeq } from '../core/balance-ledger';
 import type { BillingState } from '../core/state';
 import type { Effect } from '../engine/effect';
-import { HeardBefore } from './heard-before';
 import type { SyncMessage } from './messages';
 
 type StateMessage = Extract<SyncMessage, { kind: 'state' }>;
@@ -21,7 +20,6 @@ const LOCAL_FACTS: ReadonlySet<BillingAction['type']> = new Set([
 interface Clocks {
   readonly now: () => number;
   readonly wallNow: () => number;
-  readonly heard: HeardBefore;
 }
 
 function remainingMs(state: BillingState, clocks: Clocks): number {
@@ -49,10 +47,9 @@ function newer(at: number | null, held: Asked, from: string): boolean {
   return at > held.at || (at === held.at && held.from === from);
 }
 
-// When request `seq` behind a local fact went out, on the wall clock the tabs share, after what was heard then.
-function askedAt(sentAt: number | undefined, seq: number, clocks: Clocks): number {
-  const wallAt = sentAt === undefined ? clocks.wallNow() : clocks.wallNow() - (clocks.now() - sentAt);
-  return clocks.heard.stamp(wallAt, seq);
+// When the request behind a local fact went out, on the wall clock the tabs share.
+function askedAt(sentAt: number | undefined, clocks: Clocks): number {
+  return sentAt === undefined ? clocks.wallNow() : clocks.wallNow() - (clocks.now() - sentAt);
 }
 
 // Dates each field group a local fact set, if the reducer applied it as the newest answer.
@@ -60,15 +57,14 @@ function dateLocalFact(action: BillingAction, state: BillingState, ages: Ages, c
   if (!('seq' in action)) return;
   const sentAt = 'sentAt' in action ? action.sentAt : undefined;
   if (action.seq === state.freeSeq && action.type !== 'balance/loaded') {
-    Object.assign(ages.free, { at: askedAt(sentAt, action.seq, clocks), from: null });
+    Object.assign(ages.free, { at: askedAt(sentAt, clocks), from: null });
   }
   const usage = action.type === 'usage/loaded';
   const balanceSeq = usage ? (action.balanceSeq ?? action.seq) : action.seq;
   const touchesBalance =
     action.type !== 'consume/insufficient' && (action.type !== 'consume/charged' || action.isCredit);
   if (touchesBalance && balanceSeq === newestLedgerSeq(state.ledger)) {
-    const at = askedAt(usage ? (action.balanceSentAt ?? sentAt) : sentAt, balanceSeq, clocks);
-    Object.assign(ages.balance, { at, from: null });
+    Object.assign(ages.balance, { at: askedAt(usage ? (action.balanceSentAt ?? sentAt) : sentAt, clocks), from: null });
   }
 }
 
@@ -104,8 +100,8 @@ function adopt(message: SyncMessage, clocks: Clocks, ages: Ages): BillingAction[
  * new tab's hello with them, and turns other tabs' state into actions.
  */
 export function shareState(channel: TabChannel, wallNow: () => number, onClose: () => void): Effect {
-  return (action$, state$, { scheduler, sequence }) => {
-    const clocks: Clocks = { now: () => scheduler.now(), wallNow, heard: new HeardBefore() };
+  return (action$, state$, { scheduler }) => {
+    const clocks: Clocks = { now: () => scheduler.now(), wallNow };
     const ages: Ages = { free: { at: null, from: null }, balance: { at: null, from: null } };
     // `always` for answers to a hello: an empty state still tells the new tab this one exists.
     const share = (always = false) => {
@@ -129,7 +125,6 @@ export function shareState(channel: TabChannel, wallNow: () => number, onClose: 
     const receive$ = channel.messages$.pipe(
       tap((message) => {
         if (message.kind === 'hello') share(true);
-        else if (message.kind === 'state') clocks.heard.heard(sequence(), message.asOf, message.balanceAsOf);
       }),
       mergeMap((message) => from(adopt(message, clocks, ages))),
     );
