@@ -17,8 +17,16 @@ function featuresOf(resolved: ResolvedOptions, scheduler: SchedulerLike): Featur
   // A scheduler the user gave reads a clock all tabs share (tests share one virtual clock);
   // the default one is monotonic, with an origin per page, so pages meet on Date.now.
   const own = resolved.scheduler === undefined || resolved.scheduler === monotonicScheduler;
-  const wallNow = own ? Date.now : () => scheduler.now();
-  const setup = { scope: resolved.scope, scheduler, timeoutMs: resolved.timeoutMs, retries: resolved.retries, wallNow };
+  const wall = (scheduler as { wallNow?: () => number }).wallNow;
+  const wallNow = typeof wall === 'function' ? () => wall.call(scheduler) : own ? Date.now : () => scheduler.now();
+  const setup = {
+    scope: resolved.scope,
+    scheduler,
+    timeoutMs: resolved.timeoutMs,
+    retries: resolved.retries,
+    wallNow,
+    pageId: randomId(),
+  };
   const parts: FeatureParts[] = [];
   for (const feature of [resolved.storage, resolved.sync])
     if (feature !== undefined) parts.push(feature.install(setup));

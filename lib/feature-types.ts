@@ -21,7 +21,7 @@ export interface StorageLike {
 }
 
 /**
- * The part of the Web Locks API (`navigator.locks`) the tab sync uses.
+ * The part of the Web Locks API (`navigator.locks`) the features use.
  *
  * @example
  * ```ts
@@ -29,12 +29,16 @@ export interface StorageLike {
  * ```
  */
 export interface LocksLike {
-  /** Runs `callback` while holding the exclusive lock `name`; the lock is released when its promise settles. */
-  request<T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>): Promise<T>;
   /**
-   * The locks held and asked for now. Optional: `reloadSafe` uses it to tell
-   * which pages are alive, and pings over a BroadcastChannel without it.
+   * Runs `callback` while holding the lock `name` (exclusive); the lock is released when its promise
+   * settles. With `ifAvailable`, the callback gets `null` at once when the lock is held elsewhere.
    */
+  request<T>(
+    name: string,
+    options: { signal?: AbortSignal; ifAvailable?: boolean; mode?: 'exclusive' | 'shared'; steal?: boolean },
+    callback: (lock: unknown) => Promise<T>,
+  ): Promise<T>;
+  /** The locks held and asked for now; `tabSync` reads the free periods other tabs hold from it. */
   query?(): Promise<{
     readonly held?: ReadonlyArray<{ readonly name?: string }>;
     readonly pending?: ReadonlyArray<{ readonly name?: string }>;
@@ -46,12 +50,15 @@ export interface LocksLike {
  *
  * @example
  * ```ts
- * // Force the BroadcastChannel claim protocol even where Web Locks exist.
+ * // Each tab bills on its own even where Web Locks exist; tabs still share the free period.
  * const sync = tabSync({ locks: null } satisfies SyncOptions);
  * ```
  */
 export interface SyncOptions {
-  /** The lock manager; `navigator.locks` when omitted, `null` for the claim protocol without locks. */
+  /**
+   * The lock manager; `navigator.locks` when omitted. With `null` (or where there are none), each tab
+   * bills on its own and tabs share only the free period and the "changed" nudge.
+   */
   readonly locks?: LocksLike | null;
 }
 
@@ -60,15 +67,16 @@ export interface SyncOptions {
  *
  * @example
  * ```ts
- * // Tell live pages by pings over a BroadcastChannel even where Web Locks exist.
- * const storage = reloadSafe(sessionStorage, { locks: null } satisfies ReloadSafeOptions);
+ * // A storage shared by every tab of the origin.
+ * const storage = reloadSafe(localStorage, { perTab: false } satisfies ReloadSafeOptions);
  * ```
  */
 export interface ReloadSafeOptions {
   /**
-   * The lock manager that tells which pages are alive (each holds a lock for
-   * its life); `navigator.locks` when omitted, `null` for pings over a
-   * BroadcastChannel. Neither available: every entry left over is replayed.
+   * The lock manager that tells which pages are gone (each page holds a lock
+   * for its life); `navigator.locks` when omitted. Without one (`null`, or a
+   * platform without Web Locks) nothing can prove a page gone, so consumes are
+   * not journaled and nothing is replayed; the free period is still kept.
    */
   readonly locks?: LocksLike | null;
   /**

@@ -113,6 +113,30 @@ function work(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): 
   });
 }
 
+// Interim adapter (the engine rewrite replaces it): runs work$ once the promise-based lock is held.
+function locked<T>(exclusive: Exclusive, work$: Observable<T>): Observable<T> {
+  return new Observable<T>((out) => {
+    const controller = new AbortController();
+    let release: (() => void) | undefined;
+    let inner: Subscription | undefined;
+    let closed = false;
+    exclusive(controller.signal).then(
+      (done) => {
+        if (closed) return done();
+        release = done;
+        inner = work$.subscribe(out);
+      },
+      (error: unknown) => out.error(error),
+    );
+    return () => {
+      closed = true;
+      controller.abort();
+      inner?.unsubscribe();
+      release?.();
+    };
+  });
+}
+
 /**
  * Consume requests, one at a time in call order: each ends in facts for the
  * reducer and its own reply settled. An aborted or disposed request stops its
@@ -138,7 +162,7 @@ export const consumeEffect: Effect<ConsumeDeps> = (_action$, state$, deps) =>
       const lock = deps.exclusive !== undefined && request.signal?.aborted !== true && !free(request, state$, deps);
       const work$ = work(request, state$, deps);
       // Decided again once the tab lock is held: another tab's charge may have started a free period.
-      const subscription = (lock ? (deps.exclusive as Exclusive)(work$) : work$).subscribe({
+      const subscription = (lock ? locked(deps.exclusive as Exclusive, work$) : work$).subscribe({
         next: (action) => out.next(action),
         error: (error: unknown) => {
           request.reject(error);

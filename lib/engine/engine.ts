@@ -88,6 +88,7 @@ export class Engine {
       consumes$: this.consumes,
       loads$: this.loads,
       load: (request: LoadRequest) => this.loads.next(request),
+      refetchUsage: () => void this.getUsage().catch(() => undefined),
       exclusive: features.find((parts) => parts.exclusive !== undefined)?.exclusive,
       journal: record.add,
     };

@@ -3,8 +3,13 @@ import type { RecoveredConsume } from '../feature-types';
 import type { BillingConsumeResult } from '../types';
 import type { Effect } from './effect';
 
-/** Runs a consume's decide-and-POST step while this tab holds the cross-tab consume lock. */
-export type Exclusive = <T>(work$: Observable<T>) => Observable<T>;
+/**
+ * Holds the cross-tab consume lock. Resolves once held, after the facts learned
+ * under it (another tab's free period) were emitted by the feature's effects and
+ * so are already in the store; the function it gives releases the lock. Rejects
+ * if `signal` aborts first.
+ */
+export type Exclusive = (signal: AbortSignal) => Promise<() => void>;
 
 /** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
 export interface ConsumeJournal {
@@ -53,6 +58,8 @@ export interface FeatureSetup {
    * by default, the `scheduler`'s own clock when the user gave one.
    */
   readonly wallNow: () => number;
+  /** This client's id, one per page instance, shared by its features (locks and storage entries name it). */
+  readonly pageId: string;
 }
 
 /**

@@ -1,47 +1,19 @@
 import { BillingError } from '../errors';
-import type { Effect } from '../engine/effect';
-import type { BillingFeature, ConsumeJournal, FeatureSetup } from '../engine/feature';
-import type { LocksLike, ReloadSafeOptions, StorageLike } from '../feature-types';
-import { freePeriodStore } from './free-period-store';
-import { storageJournal } from './journal';
-import { pageLiveness } from './page-liveness';
+import type { BillingFeature } from '../engine/feature';
+import type { ReloadSafeOptions, StorageLike } from '../feature-types';
+import { locksOf } from '../platform/web-locks';
+import { pageJournal } from './journal';
+import { periodStore } from './period-store';
 import { Replays } from './replays';
 import { SafeStorage } from './safe-storage';
 
-/** What the `storage` option adds to the engine. */
-export interface Persistence {
-  readonly effects: readonly Effect[];
-  readonly journal: ConsumeJournal;
-}
-
-function defaultLocks(): LocksLike | null {
-  const candidate = (globalThis as { navigator?: { locks?: LocksLike } }).navigator?.locks;
-  return typeof candidate?.request === 'function' ? candidate : null;
-}
-
-/** Reload safety over the given storage, under keys named by `scope`, on the clocks of `setup`. */
-export function createPersistence(
-  storage: StorageLike,
-  setup: Pick<FeatureSetup, 'scope' | 'scheduler' | 'wallNow'>,
-  locks: LocksLike | null,
-  perTab = false,
-): Persistence {
-  const safe = new SafeStorage(storage);
-  const prefix = `unified-billing:${setup.scope}`;
-  const liveness = pageLiveness(setup.scope, locks, setup.scheduler);
-  return {
-    effects: [freePeriodStore(safe, `${prefix}:free-period-end`, setup.wallNow), liveness.effect],
-    journal: storageJournal(safe, `${prefix}:pending-consumes`, setup.wallNow, liveness, perTab),
-  };
-}
-
 /**
- * Reload safety for the `storage` option: the free-period end and every
- * consume whose answer has not arrived are kept in `storage`; at the next
- * start such a consume is replayed with the same `external_id` (see
- * `recovered$`), unless the page that sent it is still alive (a tab opened
- * with a copy of its `sessionStorage`). Storage that throws degrades to
- * memory with one warning.
+ * Reload safety for the `storage` option: the free period survives a reload
+ * (kept per page, so pages sharing a storage never erase each other's), and,
+ * where Web Locks exist, a consume whose page went away before its caller
+ * heard the outcome is replayed at the next start with the same
+ * `external_id` (see `recovered$`). Storage that throws degrades to memory
+ * with one warning.
  *
  * @example
  * ```ts
@@ -52,28 +24,26 @@ export function createPersistence(
  */
 export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}): BillingFeature<'storage'> {
   const candidate = storage as Partial<Record<keyof StorageLike, unknown>> | null;
-  const methods = ['getItem', 'setItem', 'removeItem'] as const;
   if (
     typeof candidate !== 'object' ||
     candidate === null ||
-    !methods.every((m) => typeof candidate[m] === 'function')
+    !(['getItem', 'setItem', 'removeItem'] as const).every((m) => typeof candidate[m] === 'function')
   ) {
     throw new BillingError('invalid_argument', 'reloadSafe() needs a storage with getItem, setItem and removeItem');
   }
   if (options?.perTab !== undefined && typeof options.perTab !== 'boolean') {
     throw new BillingError('invalid_argument', 'reloadSafe() perTab must be a boolean');
   }
-  const locks = options?.locks;
-  if (locks !== undefined && locks !== null && typeof locks.request !== 'function') {
-    throw new BillingError('invalid_argument', 'reloadSafe() locks must be a lock manager (navigator.locks) or null');
-  }
+  const locks = locksOf(options?.locks, 'reloadSafe()');
   return {
     kind: 'storage',
     install: (setup) => {
-      // sessionStorage belongs to one tab: what a copy of it holds of a live page is that page's.
+      // sessionStorage belongs to one tab (a duplicate gets a copy); localStorage is shared by all.
       const perTab = options?.perTab ?? storage === (globalThis as { sessionStorage?: unknown }).sessionStorage;
-      const persistence = createPersistence(storage, setup, locks === undefined ? defaultLocks() : locks, perTab);
-      return { effects: persistence.effects, journal: persistence.journal, recovery: new Replays(persistence.journal) };
+      const safe = new SafeStorage(storage);
+      const { journal, effect } = pageJournal(safe, setup, locks, perTab);
+      const periods = periodStore(safe, `unified-billing:${setup.scope}:periods`, setup);
+      return { effects: [effect, periods], journal, recovery: new Replays(journal) };
     },
   };
 }

@@ -1,52 +1,64 @@
-import { defer, map, type Observable } from 'rxjs';
-import type { ConsumeJournal } from '../engine/feature';
-import type { PageLiveness } from './page-liveness';
-import type { SafeStorage } from './safe-storage';
+import { Observable, of } from 'rxjs';
+import type { Effect } from '../engine/effect';
+import type { ConsumeJournal, FeatureSetup } from '../engine/feature';
+import type { LocksLike } from '../feature-types';
+import { holdLock, lockFree } from '../platform/web-locks';
 import { MAX_EXTERNAL_ID_LENGTH } from '../wire';
+import type { SafeStorage } from './safe-storage';
 
 /** Entries older than this are dropped unreplayed: the user has long moved on. */
 export const JOURNAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
+/** A consume sent and not yet told to its caller: its id, the page that sent it, and when (wall clock). */
 interface Entry {
   readonly id: string;
-  /** Wall-clock milliseconds when the POST was sent. */
+  readonly owner: string;
   readonly at: number;
-  /** The page instance (client) that sent it; absent in entries of older versions, which count as orphaned. */
-  readonly owner?: string;
 }
 
 function isEntry(value: unknown): value is Entry {
-  const entry = value as Partial<Entry> | null;
+  const e = value as Partial<Entry> | null;
   return (
-    typeof entry === 'object' &&
-    entry !== null &&
-    typeof entry.id === 'string' &&
-    entry.id.length > 0 &&
-    entry.id.length <= MAX_EXTERNAL_ID_LENGTH &&
-    typeof entry.at === 'number' &&
-    Number.isFinite(entry.at) &&
-    (entry.owner === undefined || typeof entry.owner === 'string')
+    typeof e?.id === 'string' &&
+    e.id.length > 0 &&
+    e.id.length <= MAX_EXTERNAL_ID_LENGTH &&
+    typeof e.owner === 'string' &&
+    typeof e.at === 'number' &&
+    Number.isFinite(e.at)
   );
 }
 
+/** The journal, and the effect that holds this page's lock for the client's life (how others know it lives). */
+export interface PageJournal {
+  readonly journal: ConsumeJournal;
+  readonly effect: Effect;
+}
+
 /**
- * The consumes sent but not answered, as a JSON array under one key; anything
- * unreadable counts as empty. Each entry names its owner, so a tab that
- * starts with a copy of another's storage (`window.open`, "Duplicate tab")
- * leaves the consumes of a live owner to that owner: it drops its copy at once
- * when the storage is the tab's own (`perTab`), else once the owner is done.
+ * The reload journal. Its rules:
+ * 1. An entry is written before its POST and removed once the caller has an outcome, whatever it is.
+ * 2. Each page holds a Web Lock named by its id for its life: a free lock is a page that is gone.
+ * 3. A page replays only entries of a page that is gone, so their caller never heard an outcome:
+ *    in a tab's own storage, only the previous page's (named at start, before anything else);
+ *    in a shared storage, any gone page's, claimed under one lock so one page replays each.
+ * 4. A tab's storage copied from a live tab (a duplicate) drops that tab's entries, never replays them.
+ * 5. Without Web Locks nothing proves a page gone: nothing is journaled, nothing replayed.
  */
-export function storageJournal(
+export function pageJournal(
   storage: SafeStorage,
-  key: string,
-  wallNow: () => number,
-  liveness: Omit<PageLiveness, 'effect'>,
-  perTab = false,
-): ConsumeJournal {
+  setup: Pick<FeatureSetup, 'scope' | 'pageId' | 'wallNow'>,
+  locks: LocksLike | null,
+  perTab: boolean,
+): PageJournal {
+  const base = `unified-billing:${setup.scope}`;
+  const key = `${base}:journal`;
+  const pageLock = (page: string) => `${base}:page:${page}`;
+  const { pageId, wallNow } = setup;
   const read = (): Entry[] => {
     try {
       const parsed: unknown = JSON.parse(storage.get(key) ?? '[]');
-      return Array.isArray(parsed) ? parsed.filter(isEntry) : [];
+      const now = wallNow();
+      return Array.isArray(parsed) ? parsed.filter((e) => isEntry(e) && Math.abs(now - e.at) < JOURNAL_MAX_AGE_MS) : [];
     } catch {
       return [];
     }
@@ -55,49 +67,57 @@ export function storageJournal(
     if (entries.length === 0) storage.remove(key);
     else storage.set(key, JSON.stringify(entries));
   };
-  const drop = (gone: (entry: Entry) => boolean) => {
+  if (locks === null) {
+    return {
+      journal: { add: () => undefined, remove: () => undefined, pending: () => of([]) },
+      effect: () => new Observable(),
+    };
+  }
+  // A tab's own storage names the page that last started on it, at once: what an older page left was
+  // that page's successor's to prove, and a later copy of this storage must not take this page's entries.
+  const previous = perTab ? storage.get(`${base}:page`) : null;
+  if (perTab) {
+    storage.set(`${base}:page`, pageId);
     const entries = read();
-    if (entries.some(gone)) write(entries.filter((entry) => !gone(entry)));
+    const kept = entries.filter((e) => e.owner === previous);
+    if (kept.length !== entries.length) write(kept);
+  }
+  const claim = (gone: (owner: string) => boolean): string[] => {
+    const entries = read();
+    const mine = entries.filter((e) => e.owner !== pageId && gone(e.owner));
+    write(entries.map((e) => (mine.includes(e) ? { ...e, owner: pageId } : e)));
+    return [...new Set(mine.map((e) => e.id))];
   };
-  const fresh = () => {
-    const now = wallNow();
-    return read().filter((entry) => now - entry.at < JOURNAL_MAX_AGE_MS);
-  };
-  // Another page finished a consume of its own: a copy of its entry here is stale.
-  liveness.onSettled((owner, id) => drop((entry) => entry.id === id && entry.owner === owner));
-  const pending = (): Observable<readonly string[]> =>
-    defer(() => {
-      const asked = new Set(fresh().flatMap(({ owner }) => (owner === undefined ? [] : [owner])));
-      asked.delete(liveness.id);
-      return liveness.alive(asked).pipe(
-        map((live) => {
-          // Read again after the wait: an owner may have finished meanwhile, and an owner
-          // not asked about wrote its entry after this client started, so it is alive.
-          const entries = fresh();
-          const stale = (entry: Entry) => {
-            const inFlight = entry.owner === undefined ? undefined : live.get(entry.owner);
-            return inFlight !== undefined && inFlight !== null && !inFlight.has(entry.id);
-          };
-          // In a storage of this tab alone (sessionStorage), another live page's entry is a copy: that page
-          // finishes it and its own storage keeps it, so this copy is dropped, never to be replayed here
-          // (after, perhaps, its caller was told it failed). A shared storage (localStorage) keeps it.
-          const leftToOwner = (entry: Entry) =>
-            perTab && entry.owner !== undefined && entry.owner !== liveness.id && live.has(entry.owner);
-          drop((entry) => stale(entry) || leftToOwner(entry));
-          const orphaned = entries.filter(({ owner }) => owner === undefined || (asked.has(owner) && !live.has(owner)));
-          return [...new Set(orphaned.map((entry) => entry.id))];
-        }),
-      );
+  const leftOver = async (): Promise<string[]> => {
+    if (perTab) {
+      if (previous === null) return [];
+      if (await lockFree(locks, pageLock(previous))) return claim((owner) => owner === previous);
+      // A duplicate of a live tab: its entries are that tab's to finish.
+      write(read().filter((e) => e.owner !== previous));
+      return [];
+    }
+    return locks.request(`${base}:journal`, {}, async () => {
+      const owners = [...new Set(read().map((e) => e.owner))].filter((owner) => owner !== pageId);
+      const gone = new Set<string>();
+      for (const owner of owners) if (await lockFree(locks, pageLock(owner))) gone.add(owner);
+      return claim((owner) => gone.has(owner));
     });
+  };
   return {
-    add: (id) => {
-      liveness.sending(id);
-      write([...read().filter((entry) => entry.id !== id), { id, at: wallNow(), owner: liveness.id }]);
+    journal: {
+      add: (id) => write([...read().filter((e) => e.id !== id), { id, owner: pageId, at: wallNow() }]),
+      remove: (id) => {
+        const entries = read();
+        if (entries.some((e) => e.id === id)) write(entries.filter((e) => e.id !== id));
+      },
+      pending: () =>
+        new Observable<readonly string[]>((subscriber) => {
+          leftOver().then(
+            (ids) => (subscriber.next(ids), subscriber.complete()),
+            () => (subscriber.next([]), subscriber.complete()),
+          );
+        }),
     },
-    remove: (id) => {
-      drop((entry) => entry.id === id);
-      liveness.settled(id);
-    },
-    pending,
+    effect: () => new Observable(() => holdLock(locks, pageLock(pageId))),
   };
 }

@@ -1,45 +1,15 @@
-import type { Effect } from '../engine/effect';
-import type { BillingFeature, Exclusive } from '../engine/feature';
-import type { LocksLike, SyncOptions } from '../feature-types';
-import { shareState } from './share-state';
-import { TabChannel } from './tab-channel';
-import { tabExclusive, type TabLockLimits } from './tab-lock';
-
-/** What the `sync` option adds to the engine. */
-export interface TabSync {
-  readonly effect: Effect;
-  readonly exclusive: Exclusive;
-}
-
-function defaultLocks(): LocksLike | null {
-  const candidate = (globalThis as { navigator?: { locks?: LocksLike } }).navigator?.locks;
-  return typeof candidate?.request === 'function' ? candidate : null;
-}
+import type { BillingFeature } from '../engine/feature';
+import type { SyncOptions } from '../feature-types';
+import { locksOf } from '../platform/web-locks';
+import { installTabSync } from './tab-sync';
 
 /**
- * Tab sync over a BroadcastChannel named by `scope`; `null` where the platform
- * has no BroadcastChannel, in which case each tab bills on its own.
- */
-export function createTabSync(
-  scope: string,
-  locks: LocksLike | null | undefined,
-  limits: TabLockLimits,
-): TabSync | null {
-  if (typeof BroadcastChannel !== 'function') return null;
-  const name = `unified-billing:${scope}`;
-  const channel = new TabChannel(name);
-  const lockManager = locks === undefined ? defaultLocks() : locks;
-  return {
-    effect: shareState(channel, limits.wallNow, () => channel.close()),
-    exclusive: tabExclusive(channel, `${name}:consume`, lockManager, limits),
-  };
-}
-
-/**
- * Tab sync for the `sync` option: tabs of one origin share the free period and
- * the latest usage over a BroadcastChannel, and consume one at a time across
- * tabs (under a Web Lock where `navigator.locks` exists, else a claim protocol).
- * Where the platform has no BroadcastChannel, each tab bills on its own.
+ * Tab sync for the `sync` option. Tabs of one origin share the free period a
+ * charge starts and tell each other when the quota changed; each tab then
+ * fetches its own usage, so no tab's state is ranked against another's. Where
+ * Web Locks exist, consumes of one scope run one at a time across tabs (a
+ * click in every tab at once is one charge); without them each tab bills on
+ * its own. Where there is no BroadcastChannel, nothing is shared.
  *
  * @example
  * ```ts
@@ -49,13 +19,6 @@ export function createTabSync(
  * ```
  */
 export function tabSync(options: SyncOptions = {}): BillingFeature<'sync'> {
-  return {
-    kind: 'sync',
-    install: ({ scope, scheduler, timeoutMs, retries, wallNow }) => {
-      // Every attempt may take timeoutMs, and each backoff waits at most 8 s (30 s with Retry-After).
-      const holdCapMs = timeoutMs * (retries + 1) + 30_000 * retries + 1_000;
-      const sync = createTabSync(scope, options.locks, { scheduler, holdCapMs, wallNow });
-      return sync === null ? {} : { effects: [sync.effect], exclusive: sync.exclusive };
-    },
-  };
+  const locks = locksOf(options?.locks, 'tabSync()');
+  return { kind: 'sync', install: (setup) => installTabSync(setup, locks) };
 }

@@ -8,7 +8,7 @@ interface Request {
 }
 
 /**
- * A Web Locks stand-in for Node (exclusive mode only), shared by the tabs of
+ * A Web Locks stand-in for Node (exclusive mode only, `ifAvailable` included), shared by the tabs of
  * one origin: requests wait in order, a lock is held until its callback's
  * promise settles, and a page that dies loses its locks and its place in line,
  * as in a browser.
@@ -26,11 +26,21 @@ export class FakeLocks {
           held: [...this.held.keys()].map((name) => ({ name })),
           pending: this.waiting.map((request) => ({ name: request.name })),
         }),
-      request: <T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>) =>
+      request: <T>(
+        name: string,
+        options: { signal?: AbortSignal; ifAvailable?: boolean },
+        callback: (lock: unknown) => Promise<T>,
+      ) =>
         new Promise<T>((resolve, reject) => {
           const { signal } = options;
           const abortError = () => Object.assign(new Error('The request was aborted'), { name: 'AbortError' });
           if (signal?.aborted === true) return reject(abortError());
+          // Held (or asked for) elsewhere: the callback gets null at once, as the platform's does.
+          if (options.ifAvailable === true && (this.held.has(name) || this.waiting.some((r) => r.name === name))) {
+            return void Promise.resolve()
+              .then(() => callback(null))
+              .then(resolve, reject);
+          }
           const request: Request = {
             tab,
             name,

@@ -14,6 +14,8 @@ export const FAMILIES = [
   'abandonCopied',
   'reloads',
   'copies',
+  'clockSteps',
+  'storageFaults',
   'tabs',
   'tabHolds',
   'busyTabs',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import { MemoryStorage } from '../persist/memory-storage';
+import { MemoryStorage, quotaError } from '../persist/memory-storage';
 import { FAMILIES, familyOn, type Family } from './families';
 import { lifecycleStats, stepViolations, trace } from './lifecycle-invariants';
 import { TOKEN, type Tab, type World } from './lifecycle-world';
@@ -186,11 +186,11 @@ class CopyTab extends Step {
   act(world: World) {
     const tab: Tab | undefined = pick(world.live(), this.tab);
     if (tab === undefined || world.live().length >= MAX_LIVE) return;
-    // Without Web Locks a page is known alive only by answering a ping, which a busy (frozen) page
-    // cannot, nor any page while the channel delivers late: a copy started meanwhile takes it for
-    // dead. No client can tell the cases apart, so without locks the model does not duplicate while
-    // a tab is busy or the channel is late (docs/reliability.md).
-    if (world.sync !== 'locks' && (world.hub.late || world.live().some((t) => t.scheduler.isBusy))) return;
+    // In a shared storage (localStorage) a new tab simply opens on it; a tab's own storage is copied.
+    if (world.platform.shared) {
+      world.open(world.sharedStorage).copiedFrom = tab.index;
+      return;
+    }
     const copy = new MemoryStorage();
     tab.storage.items.forEach((value, key) => copy.items.set(key, value));
     world.open(copy).copiedFrom = tab.index;
@@ -200,7 +200,7 @@ class CopyTab extends Step {
 
 class OpenTab extends Step {
   act(world: World) {
-    if (world.live().length < MAX_LIVE) world.open(new MemoryStorage());
+    if (world.live().length < MAX_LIVE) world.open(world.newStorage());
   }
   toString = () => 'openTab()';
 }
@@ -238,6 +238,32 @@ class Deliver extends Step {
   toString = () => `channel.deliver(${this.n})`;
 }
 
+/** The wall clock steps (an OS correction, NTP, a user setting the time) while the monotonic clock runs on. */
+class StepClock extends Step {
+  constructor(readonly ms: number) {
+    super();
+  }
+  act(world: World) {
+    world.wallOffset += this.ms;
+  }
+  toString = () => `wallClock.step(${this.ms})`;
+}
+
+/** A tab's storage starts refusing writes (a full quota), or works again. */
+class StorageFails extends Step {
+  constructor(
+    readonly tab: number,
+    readonly failing: boolean,
+  ) {
+    super();
+  }
+  act(world: World) {
+    const tab = pick(world.live(), this.tab);
+    if (tab !== undefined) world.failWrites(tab.storage, this.failing ? quotaError() : null);
+  }
+  toString = () => `tab[${this.tab}].storage.${this.failing ? 'failWrites' : 'works'}()`;
+}
+
 const tabIndex = fc.nat(5);
 const paths = fc.constantFrom(P.freeTrialCount, P.balance, P.consume);
 
@@ -269,6 +295,10 @@ const families: Record<string, Array<fc.Arbitrary<Command>>> = {
   abandonCopied: [],
   reloads: [tabIndex.map((t) => new Reload(t))],
   copies: [tabIndex.map((t) => new CopyTab(t))],
+  clockSteps: [
+    fc.constantFrom(-3_600_000, -60_000, -3_000, -1, 1, 3_000, 60_000, 3_600_000).map((ms) => new StepClock(ms)),
+  ],
+  storageFaults: [fc.tuple(tabIndex, fc.boolean()).map(([t, f]) => new StorageFails(t, f))],
 };
 
 /** The commands of one client's life and its successors on the same storage. */

@@ -108,6 +108,18 @@ function certainlyApplied(world: World, e: Exchange): boolean {
       (c.settledEvent === undefined || c.settledEvent > (e.deliveredEvent as number)),
   );
   if (e.path === P.freeTrialCount && spanning.length === 0) return false;
+  // A tab also fetches usage on its own (another tab's nudge): a balance answer that may be the half of
+  // such a pair is applied only with its free count, so it counts only if every free-count request of
+  // its tab in flight across it was answered, and answered well.
+  const pairedCount = world.network.exchanges.some(
+    (c) =>
+      c.tab === e.tab &&
+      c.path === P.freeTrialCount &&
+      c.sentEvent < (e.deliveredEvent as number) &&
+      (c.deliveredEvent === undefined || c.deliveredEvent > e.sentEvent) &&
+      !(c.stage === 'delivered' && codeOf(c) === 0),
+  );
+  if (e.path === P.balance && pairedCount) return false;
   return spanning.every((c) => c.outcome?.ok === true);
 }
 
@@ -160,17 +172,8 @@ function staleCache(world: World, tab: Tab): string[] {
     e.path === P.consume && codeOf(e) === 0
       ? (world.chargedAt.get(e.externalId as string) as number)
       : (e.appliedVersion as number);
-  // With tab sync, another tab's answer to a later request may rightly win too: tabs rank what they share by
-  // when it was asked for. Without sync nothing of another tab's reaches this one.
-  const shared =
-    world.sync === 'none'
-      ? []
-      : world.network.exchanges.filter(
-          (e) =>
-            e.tab !== tab.index &&
-            e.stage === 'delivered' &&
-            (codeOf(e) === 0 || (e.path === P.consume && codeOf(e) === 20101)),
-        );
+  // Tabs share no quota (each fetches its own after a nudge): only this tab's own answers reach its cache.
+  const shared: Exchange[] = [];
   const later = (news: Exchange, path: string) =>
     [...maybe, ...shared].filter(
       (e) => (e.path === path || (path === P.freeTrialCount && e.path === P.consume)) && e.sentEvent > news.sentEvent,
@@ -262,7 +265,20 @@ export function restViolations(world: World): string[] {
           item.externalId === id &&
           (item.outcome.ok ? charged(item.outcome.result) : item.outcome.error.externalId === id),
       );
-    if (!told) out.push(`lost: ${id} was charged and no caller or recovered$ was ever told`);
+    // Without Web Locks nothing proves a page gone, so nothing is replayed: a consume whose page died
+    // before its answer is a missed notification (never a charge after "failed"; docs/reliability.md).
+    // Nor is one whose entry a full storage refused: a storage that fails removes what it held rather than
+    // keep an entry older than the page's, so a missed notification is what a failing storage costs.
+    const diedWaiting = world.calls.some(
+      (c) =>
+        c.externalId === id &&
+        c.outcome === undefined &&
+        world.tabs[c.tab]?.status === 'dead' &&
+        (!world.platform.webLocks || c.unjournaled === true),
+    );
+    if (!told && !diedWaiting) {
+      out.push(`lost: ${id} was charged and no caller or recovered$ was ever told`);
+    }
   }
   for (const call of world.calls) {
     const tab = world.tabs[call.tab] as Tab;

@@ -4,8 +4,7 @@ import { ChannelHub, installFakeChannel } from './fake-channel';
 import { familiesLine, familyOn } from './families';
 import { lifecycleCommands, tabCommands, type LifecycleModel } from './lifecycle-commands';
 import { lifecycleStats, restViolations, trace } from './lifecycle-invariants';
-import { World, type InitialQuota, type SyncMode } from './lifecycle-world';
-import { MemoryStorage } from '../persist/memory-storage';
+import { World, type InitialQuota, type Platform } from './lifecycle-world';
 
 // `npm test` keeps these small; `.ci/run` sets MODEL_RUNS=1000 (the tab part follows unless MODEL_TAB_RUNS says otherwise).
 const RUNS = Number(process.env['MODEL_RUNS'] ?? 25);
@@ -35,14 +34,14 @@ afterAll(() => {
 });
 
 async function runOnce(
-  sync: SyncMode,
+  platform: Platform,
   initial: InitialQuota,
   commands: Iterable<fc.AsyncCommand<LifecycleModel, World>>,
 ) {
-  const current = new World(initial, sync);
+  const current = new World(initial, platform);
   world = current;
   try {
-    current.open(new MemoryStorage());
+    current.open(current.newStorage());
     await current.settle();
     await fc.asyncModelRun(() => ({ model: {}, real: current }), commands);
     await current.quiesce();
@@ -57,7 +56,7 @@ async function runOnce(
 function property(
   name: string,
   runs: number,
-  sync: fc.Arbitrary<SyncMode>,
+  platform: fc.Arbitrary<Platform>,
   commands: ReturnType<typeof lifecycleCommands>,
   on = true,
 ) {
@@ -70,9 +69,9 @@ function property(
       let count = 0;
       const started = Date.now();
       await fc.assert(
-        fc.asyncProperty(sync, initialQuota, commands, async (mode, initial, list) => {
+        fc.asyncProperty(platform, initialQuota, commands, async (setup, initial, list) => {
           count += 1;
-          await runOnce(mode, initial, list);
+          await runOnce(setup, initial, list);
         }),
         { numRuns: runs, seed: SEED, ...(PATH === undefined ? {} : { path: PATH, endOnFailure: true }) },
       );
@@ -84,11 +83,16 @@ function property(
 }
 
 describe('the lifecycle model (holds, aborts, dispose, reloads, duplicated tabs; invariants after every command)', () => {
-  property('one client and its successors', RUNS, fc.constant<SyncMode>('none'), lifecycleCommands());
   property(
-    'tabs with tabSync, with and without Web Locks',
+    'one client and its successors',
+    RUNS,
+    fc.record({ sync: fc.constant(false), webLocks: fc.boolean(), shared: fc.constant(false) }),
+    lifecycleCommands(),
+  );
+  property(
+    'tabs with and without tabSync, Web Locks and a shared storage',
     TAB_RUNS,
-    fc.constantFrom<SyncMode>('locks', 'claims'),
+    fc.record({ sync: fc.boolean(), webLocks: fc.boolean(), shared: fc.boolean() }),
     tabCommands(),
     familyOn('tabs'),
   );

@@ -16,8 +16,15 @@ import { TabScheduler } from './tab-scheduler';
 export const TOKEN = 'lifecycle-user';
 export const MODULE = 'generator_poster';
 
-/** How the tabs of a run talk: not at all, over the channel with Web Locks, or with the claim protocol. */
-export type SyncMode = 'none' | 'locks' | 'claims';
+/**
+ * The platform of a run: whether tabs use `tabSync()`, whether the browser has Web Locks, and whether
+ * pages share one storage (`localStorage`) or each tab has its own (`sessionStorage`, copied by a duplicate).
+ */
+export interface Platform {
+  readonly sync: boolean;
+  readonly webLocks: boolean;
+  readonly shared: boolean;
+}
 
 export type Outcome =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: BillingError };
@@ -32,6 +39,8 @@ export interface Call {
   readonly startEvent: number;
   settledEvent?: number;
   outcome?: Outcome;
+  /** Its tab's storage refused writes while it was open: its journal entry may never have been kept. */
+  unjournaled?: boolean;
 }
 
 /** An outcome a later client told through `recovered$`. */
@@ -86,12 +95,16 @@ export class World {
   readonly chargedAt = new Map<string, number>();
   /** Violations seen as they happened (a charge nobody was waiting for). */
   readonly violations: string[] = [];
+  /** How far the wall clock pages read (`Date.now`) is from the monotonic timeline: the model steps it. */
+  wallOffset = 0;
+  /** The one storage of a shared-storage run. */
+  readonly sharedStorage = new MemoryStorage();
   private events = 0;
   private freshIds = 0;
 
   constructor(
     readonly initial: InitialQuota,
-    readonly sync: SyncMode,
+    readonly platform: Platform,
   ) {
     this.state = new ReferenceState([
       {
@@ -159,7 +172,7 @@ export class World {
   /** Opens a client (a tab or a reloaded page) on `storage`. */
   open(storage: MemoryStorage): Tab {
     const index = this.tabs.length;
-    const scheduler = new TabScheduler(this.clock);
+    const scheduler = new TabScheduler(this.clock, () => this.clock.now() + this.wallOffset);
     this.hub.creating = { tab: index, busy: () => scheduler.isBusy, dead: () => scheduler.isDead };
     let client: Client;
     try {
@@ -169,12 +182,9 @@ export class World {
         headers: { Authorization: `Bearer ${TOKEN}` },
         scheduler,
         fetch: this.network.fetchFor(index),
-        // Each tab's storage is its own, as sessionStorage is (a duplicate gets a copy); where the
-        // browser has Web Locks, the journal asks them which pages live, else it pings.
-        storage: reloadSafe(storage, { perTab: true, locks: this.sync === 'locks' ? this.locks.forTab(index) : null }),
-        ...(this.sync === 'none'
-          ? {}
-          : { sync: tabSync({ locks: this.sync === 'locks' ? this.locks.forTab(index) : null }) }),
+        // Where the browser has Web Locks, the journal asks them which pages live; without, nothing is replayed.
+        storage: reloadSafe(storage, { perTab: !this.platform.shared, locks: this.locksFor(index) }),
+        ...(this.platform.sync ? { sync: tabSync({ locks: this.locksFor(index) }) } : {}),
       });
     } finally {
       this.hub.creating = null;
@@ -188,6 +198,15 @@ export class World {
     return tab;
   }
 
+  private locksFor(tab: number) {
+    return this.platform.webLocks ? this.locks.forTab(tab) : null;
+  }
+
+  /** A new page's storage: the shared one, or a fresh one of its own. */
+  newStorage(): MemoryStorage {
+    return this.platform.shared ? this.sharedStorage : new MemoryStorage();
+  }
+
   /** Starts a call; its outcome is recorded when it settles. */
   start(tab: Tab, kind: Call['kind'], externalId?: string): Call {
     const controller = new AbortController();
@@ -198,6 +217,7 @@ export class World {
       externalId,
       controller,
       startEvent: this.event(),
+      ...(tab.storage.failWrites === null ? {} : { unjournaled: true }),
     };
     this.calls.push(call);
     const billing = tab.client.billing;
@@ -222,6 +242,15 @@ export class World {
 
   live(): Tab[] {
     return this.tabs.filter((t) => t.status === 'live');
+  }
+
+  /** A storage starts refusing writes (or works again); the consumes open on it may go unjournaled. */
+  failWrites(storage: MemoryStorage, failing: Error | null): void {
+    storage.failWrites = failing;
+    if (failing === null) return;
+    for (const call of this.calls) {
+      if (call.outcome === undefined && this.tabs[call.tab]?.storage === storage) call.unjournaled = true;
+    }
   }
 
   /** A page that goes away without a word: no more timers, answers or messages; its locks are freed. */
@@ -269,6 +298,7 @@ export class World {
     this.network.disarm();
     this.hub.late = false;
     for (const tab of this.live()) tab.scheduler.setBusy(false);
+    for (const tab of this.tabs) tab.storage.failWrites = null;
     const releaseAll = async () => {
       for (let i = 0; i < 50 && this.network.held().length > 0; i++) {
         this.network.held().forEach((e) => this.network.release(e));
@@ -277,7 +307,8 @@ export class World {
     };
     await releaseAll();
     const orphaned = new Set(this.tabs.filter((t) => t.status === 'dead').map((t) => t.storage));
-    for (const tab of this.live()) orphaned.delete(tab.storage);
+    // A storage of its own is reloaded if no page lives on it; a shared one gets a new page if any page died.
+    if (!this.platform.shared) for (const tab of this.live()) orphaned.delete(tab.storage);
     for (const storage of orphaned) this.open(storage);
     for (let i = 0; i < 12; i++) {
       await releaseAll();

@@ -3,7 +3,7 @@ import type { VirtualClock } from '../helpers/virtual-clock';
 
 /**
  * One tab's view of the shared virtual clock. Every tab reads the same `now()`
- * (one timeline, as `FeatureSetup.wallNow` promises), but a busy tab runs its
+ * (one timeline) and the same wall clock (`wallNow()`, which the model steps), but a busy tab runs its
  * timers only once it is free again (a blocked main thread, a frozen
  * background tab), and a dead tab (a page that went away) never runs them.
  */
@@ -12,10 +12,18 @@ export class TabScheduler implements SchedulerLike {
   private dead = false;
   private deferred: Array<() => void> = [];
 
-  constructor(private readonly clock: VirtualClock) {}
+  constructor(
+    private readonly clock: VirtualClock,
+    private readonly wall: () => number = () => clock.now(),
+  ) {}
 
   now(): number {
     return this.clock.now();
+  }
+
+  /** The wall clock pages share (`Date.now`), which may step while `now()` runs on. */
+  wallNow(): number {
+    return this.wall();
   }
 
   schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay?: number, state?: T): Subscription {

@@ -8,6 +8,8 @@ import { settle, type VirtualClock } from '../helpers/virtual-clock';
 export class MemoryStorage implements StorageLike {
   readonly items = new Map<string, string>();
   failWith: Error | null = null;
+  /** Only writes throw (a full quota): reads and removals still work. */
+  failWrites: Error | null = null;
 
   getItem(key: string): string | null {
     this.fail();
@@ -16,6 +18,7 @@ export class MemoryStorage implements StorageLike {
 
   setItem(key: string, value: string): void {
     this.fail();
+    if (this.failWrites !== null) throw this.failWrites;
     this.items.set(key, value);
   }
 
