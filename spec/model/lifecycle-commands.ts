@@ -245,6 +245,7 @@ class StepClock extends Step {
   }
   act(world: World) {
     world.wallOffset += this.ms;
+    world.wallSteps.push({ at: world.clock.now(), ms: this.ms });
   }
   toString = () => `wallClock.step(${this.ms})`;
 }

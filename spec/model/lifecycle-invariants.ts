@@ -217,13 +217,20 @@ function staleCache(world: World, tab: Tab): string[] {
   return out;
 }
 
-/** No tab is free beyond 30 s after the newest charge answer reached any tab. */
+/**
+ * No tab is free beyond 30 s after the newest charge answer reached any tab, plus the backward steps of the
+ * wall clock since then: the only overrun the design allows (a period restored after a reload, or adopted from
+ * a message that arrived late, across a step no live page could see).
+ */
 function freeTooLong(world: World, tab: Tab): string[] {
   if (tab.client.billing.check().reason !== 'free_period') return [];
   const answers = world.network.exchanges.filter((e) => e.path === P.consume && codeOf(e) === 0);
   const newest = Math.max(Number.NEGATIVE_INFINITY, ...answers.map((e) => e.deliveredAt as number));
   const now = world.clock.now();
-  if (now < newest + FREE_PERIOD_MS) return [];
+  // Only the wall clock survives a reload: a page that restores a period cannot see a backward step made
+  // after the period's page last looked (docs/recipes/reload-safe.md), so the period may run over by it.
+  const unseen = world.wallSteps.filter((s) => s.ms < 0 && s.at >= newest).reduce((sum, s) => sum - s.ms, 0);
+  if (now < newest + FREE_PERIOD_MS + unseen) return [];
   const since = Number.isFinite(newest)
     ? `${now - newest} ms after the newest charge answer`
     : 'with no charge answer at all';

@@ -97,6 +97,8 @@ export class World {
   readonly violations: string[] = [];
   /** How far the wall clock pages read (`Date.now`) is from the monotonic timeline: the model steps it. */
   wallOffset = 0;
+  /** Each step of the wall clock: when (monotonic time) and by how much. */
+  readonly wallSteps: Array<{ readonly at: number; readonly ms: number }> = [];
   /** The one storage of a shared-storage run. */
   readonly sharedStorage = new MemoryStorage();
   private events = 0;
