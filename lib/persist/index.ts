@@ -1,7 +1,7 @@
 import { BillingError } from '../errors';
 import type { BillingFeature } from '../engine/feature';
 import type { ReloadSafeOptions, StorageLike } from '../feature-types';
-import { locksOf } from '../platform/web-locks';
+import { locksOf } from '../web-locks';
 import { pageJournal } from './journal';
 import { periodStore } from './period-store';
 import { Replays } from './replays';

@@ -2,7 +2,7 @@ import { Observable, of } from 'rxjs';
 import type { Effect } from '../engine/effect';
 import type { ConsumeJournal, FeatureSetup } from '../engine/feature';
 import type { LocksLike } from '../feature-types';
-import { holdLock, lockFree } from '../platform/web-locks';
+import { holdLock, lockFree } from '../web-locks';
 import { MAX_EXTERNAL_ID_LENGTH } from '../wire';
 import type { SafeStorage } from './safe-storage';
 

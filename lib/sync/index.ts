@@ -1,6 +1,6 @@
 import type { BillingFeature } from '../engine/feature';
 import type { SyncOptions } from '../feature-types';
-import { locksOf } from '../platform/web-locks';
+import { locksOf } from '../web-locks';
 import { installTabSync } from './tab-sync';
 
 /**

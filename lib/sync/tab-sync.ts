@@ -5,7 +5,7 @@ import type { Effect } from '../engine/effect';
 import type { Exclusive, FeatureParts, FeatureSetup } from '../engine/feature';
 import { BillingError } from '../errors';
 import type { LocksLike } from '../feature-types';
-import { holdLock } from '../platform/web-locks';
+import { holdLock } from '../web-locks';
 
 const FREE_PERIOD_MS = 30_000;
 

@@ -1,5 +1,5 @@
-import { BillingError } from '../errors';
-import type { LocksLike } from '../feature-types';
+import { BillingError } from './errors';
+import type { LocksLike } from './feature-types';
 
 /** The platform's Web Locks (`navigator.locks`), or `null` where there are none (insecure origins, Node 20). */
 export function defaultLocks(): LocksLike | null {
