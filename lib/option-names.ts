@@ -3,41 +3,40 @@ import { BillingError } from './errors';
 // TypeScript catches a misspelled option; plain JavaScript and options built in
 // a variable do not, and a silently ignored `timeout` or `onfocus` looks like a
 // working client. So an unknown name is refused, with the nearest valid one.
+// Kept small: it ships in every bundle (spec/perf/size.spec.ts).
 
-// Optimal string alignment distance (an adjacent swap is one edit), on lower
-// case so `onfocus` and `baseURL` are found at distance 0.
-function distance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  const rows: number[][] = [];
-  for (let i = 0; i <= x.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= y.length; j++) {
-      if (i === 0) {
-        row.push(j);
-        continue;
-      }
-      const same = x[i - 1] === y[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + same);
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1])
-        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      row.push(best);
-    }
-    rows.push(row);
-  }
-  return rows[x.length]![y.length]!;
+/**
+ * Throws `invalid_argument` with `message`, followed by what the option got
+ * when a value is given.
+ *
+ * @example
+ * ```ts
+ * if (typeof value !== 'boolean') invalid('refetch.onFocus must be a boolean', value); // ... (got a string)
+ * ```
+ */
+export function invalid(message: string, ...got: [unknown?]): never {
+  throw new BillingError('invalid_argument', got.length ? `${message} (got ${shownValue(got[0])})` : message);
 }
 
-function commonPrefix(a: string, b: string): number {
-  let n = 0;
-  while (n < a.length && n < b.length && a[n]!.toLowerCase() === b[n]!.toLowerCase()) n++;
-  return n;
+// Edit distance on lower case (so `onfocus` and `baseURL` are 0), minus a half
+// for the same first letter, so `retry` is `retries` rather than `fetch`.
+function score(name: string, valid: string): number {
+  const a = name.toLowerCase();
+  const b = valid.toLowerCase();
+  let row = [...Array(b.length + 1).keys()];
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length]! - (a[0] === b[0] ? 0.5 : 0);
 }
 
 /**
- * The valid name closest to `name`, or `undefined` when none is close enough
- * to be a likely typo. Ties go to the longer common prefix (`retry` is
- * `retries`, not `fetch`), then to the order of `valid`.
+ * The valid name closest to `name`, or `undefined` when none is within half
+ * the valid name's length (then it is no likely typo).
  *
  * @example
  * ```ts
@@ -45,32 +44,23 @@ function commonPrefix(a: string, b: string): number {
  * ```
  */
 export function nearestName(name: string, valid: readonly string[]): string | undefined {
-  let best: { name: string; distance: number; prefix: number } | undefined;
+  let best: string | undefined;
+  let least = Infinity;
   for (const candidate of valid) {
-    const d = distance(name, candidate);
-    const prefix = commonPrefix(name, candidate);
-    if (!best || d < best.distance || (d === best.distance && prefix > best.prefix)) {
-      best = { name: candidate, distance: d, prefix };
-    }
+    const s = score(name, candidate);
+    if (s < least && s <= candidate.length / 2) [best, least] = [candidate, s];
   }
-  if (!best) return undefined;
-  // Edits up to half the valid name's length, or the start or end of it (`url` for `baseUrl`).
-  const lower = name.toLowerCase();
-  const target = best.name.toLowerCase();
-  const related = lower.length >= 3 && (target.startsWith(lower) || target.endsWith(lower));
-  return best.distance <= Math.max(1, Math.floor(best.name.length / 2)) || related ? best.name : undefined;
+  return best;
 }
 
-// A key is the caller's code, not data, but keep a pasted blob short.
-const quoted = (name: string): string => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
-
 /**
- * Throws `invalid_argument` for own keys of `value` not in `valid`, naming each
- * with the nearest valid name, or listing the valid ones when none is close.
+ * Throws `invalid_argument` for own keys of `value` not in `valid`, each with
+ * the nearest valid name where one is close, then the valid names.
  *
  * @example
  * ```ts
- * checkOptionNames({ timeout: 5000 }, ['timeoutMs'], 'option'); // throws: unknown option "timeout": did you mean "timeoutMs"?
+ * checkOptionNames({ timeout: 5000 }, ['timeoutMs'], 'option');
+ * // unknown option "timeout" (did you mean "timeoutMs"?); the options are timeoutMs
  * ```
  */
 export function checkOptionNames(value: object, valid: readonly string[], what: string): void {
@@ -78,31 +68,16 @@ export function checkOptionNames(value: object, valid: readonly string[], what: 
   if (unknown.length === 0) return;
   const hints = unknown.map((key) => {
     const near = nearestName(key, valid);
-    return near === undefined ? quoted(key) : `${quoted(key)} (did you mean "${near}"?)`;
+    // A key is the caller's code, not data, but a pasted blob is cut short.
+    return JSON.stringify(key.slice(0, 40)) + (near ? ` (did you mean "${near}"?)` : '');
   });
-  const plural = unknown.length > 1 ? 's' : '';
-  throw new BillingError(
-    'invalid_argument',
-    `unknown ${what}${plural} ${hints.join(', ')}; the ${what}s are ${valid.join(', ')}`,
-  );
+  invalid(`unknown ${what}${unknown[1] ? 's' : ''} ${hints.join(', ')}; the ${what}s are ${valid.join(', ')}`);
 }
 
-/**
- * What a wrong option value was, for a message: numbers, booleans, `null` and
- * `undefined` as they are, anything else by its kind only (a string or an
- * object may hold a credential).
- *
- * @example
- * ```ts
- * `timeoutMs must be an integer (got ${shownValue('5000')})`; // got a string of 4 characters
- * ```
- */
-export function shownValue(value: unknown): string {
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') {
-    return String(value);
-  }
-  if (typeof value === 'string') return value === '' ? 'an empty string' : `a string of ${value.length} characters`;
-  if (Array.isArray(value)) return 'an array';
+// Numbers, booleans, `null` and `undefined` as they are, anything else by its
+// kind only: a string or an object may hold a credential.
+function shownValue(value: unknown): string {
   const kind = typeof value;
-  return `${kind === 'object' ? 'an' : 'a'} ${kind}`;
+  if (value === null || kind === 'undefined' || kind === 'number' || kind === 'boolean') return String(value);
+  return kind === 'object' ? 'an object' : `a ${kind}`;
 }

@@ -1,6 +1,5 @@
 import type { SchedulerAction, SchedulerLike } from 'rxjs';
-import { BillingError } from '../errors';
-import { checkOptionNames, shownValue } from '../option-names';
+import { checkOptionNames, invalid } from '../option-names';
 import { inBackground } from '../scheduler';
 
 /**
@@ -46,10 +45,6 @@ const MAX_DELAY_MS = 2_147_483_647;
 
 const NAMES = ['onFocus', 'onOnline', 'intervalMs'];
 
-function invalid(message: string): never {
-  throw new BillingError('invalid_argument', message);
-}
-
 /**
  * Validates the `refetch` option: a copy, or `undefined` when it asks for
  * nothing (so nothing is armed). Throws `invalid_argument` naming the field
@@ -63,7 +58,7 @@ function invalid(message: string): never {
 export function checkRefetch(value: unknown): RefetchOptions | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null) {
-    invalid(`refetch must be an object such as { onFocus: true } (got ${shownValue(value)})`);
+    invalid('refetch must be an object such as { onFocus: true }', value);
   }
   checkOptionNames(value, NAMES, 'refetch option');
   const { onFocus, onOnline, intervalMs } = value as Record<string, unknown>;
@@ -72,12 +67,12 @@ export function checkRefetch(value: unknown): RefetchOptions | undefined {
     ['onOnline', onOnline],
   ] as const) {
     if (flag !== undefined && typeof flag !== 'boolean') {
-      invalid(`refetch.${name} must be a boolean (got ${shownValue(flag)})`);
+      invalid(`refetch.${name} must be a boolean`, flag);
     }
   }
   const ms = intervalMs as number;
   if (intervalMs !== undefined && !(Number.isInteger(ms) && ms >= 1000 && ms <= MAX_DELAY_MS)) {
-    invalid(`refetch.intervalMs must be an integer from 1000 to ${MAX_DELAY_MS} (got ${shownValue(intervalMs)})`);
+    invalid(`refetch.intervalMs must be an integer from 1000 to ${MAX_DELAY_MS}`, intervalMs);
   }
   return onFocus || onOnline || ms ? ({ onFocus, onOnline, intervalMs } as RefetchOptions) : undefined;
 }
