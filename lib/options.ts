@@ -1,7 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
-import { BillingError } from './errors';
 import type { BillingFeature } from './engine/feature';
 import type { BillingEvent } from './events/billing-event';
+import { checkOptionNames, invalid } from './option-names';
 import { checkRefetch, type RefetchOptions } from './refetch/refetch';
 import { checkedHeaders } from './transport/headers';
 import type { FetchLike, HeadersOption } from './types';
@@ -86,11 +86,27 @@ export interface ResolvedOptions {
   readonly onUnauthorized: (() => void | Promise<void>) | undefined;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Every name createClient reads, checked against ClientOptions both ways by the
+// type; `bootstrap` and `devtools` come with the snapshot and devtools hook.
+const OPTION_NAMES: Record<keyof ClientOptions | 'bootstrap' | 'devtools', true> = {
+  baseUrl: true,
+  appKey: true,
+  headers: true,
+  fetch: true,
+  scheduler: true,
+  timeoutMs: true,
+  retries: true,
+  storage: true,
+  sync: true,
+  scope: true,
+  refetch: true,
+  onEvent: true,
+  onUnauthorized: true,
+  bootstrap: true,
+  devtools: true,
+};
 
-function invalid(message: string): never {
-  throw new BillingError('invalid_argument', message);
-}
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 // Only the shape of the URL is reported: it may embed a credential.
 function checkBaseUrl(baseUrl: unknown): string {
@@ -111,7 +127,7 @@ function checkScheduler(scheduler: unknown): SchedulerLike | undefined {
   if (scheduler === undefined) return undefined;
   const candidate = scheduler as Partial<SchedulerLike> | null;
   if (typeof candidate?.now !== 'function' || typeof candidate.schedule !== 'function') {
-    invalid('scheduler must be an RxJS SchedulerLike (now and schedule)');
+    invalid('scheduler must be an RxJS SchedulerLike with now() and schedule()', scheduler);
   }
   return scheduler as SchedulerLike;
 }
@@ -125,7 +141,7 @@ function checkHeaders(headers: unknown): HeadersOption | undefined {
 function checkNumber(value: unknown, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    invalid(`${name} must be an integer from ${min} to ${max}`);
+    invalid(`${name} must be an integer from ${min} to ${max}`, value);
   }
   return value;
 }
@@ -137,29 +153,34 @@ function checkFeature<Kind extends 'sync' | 'storage'>(
 ): BillingFeature<Kind> | undefined {
   if (value === undefined) return undefined;
   const feature = value as Partial<BillingFeature> | null;
-  if (feature?.kind !== kind || typeof feature.install !== 'function') invalid(`${kind} must be made by ${factory}`);
+  if (feature?.kind !== kind || typeof feature.install !== 'function') {
+    invalid(`${kind} must be made by ${factory}`, value);
+  }
   return value as BillingFeature<Kind>;
 }
 
 function checkCallback<T>(value: T | undefined, name: string): T | undefined {
-  if (value !== undefined && typeof value !== 'function') invalid(`${name} must be a function`);
+  if (value !== undefined && typeof value !== 'function') invalid(`${name} must be a function`, value);
   return value;
 }
 
 function checkScope(scope: unknown, appKey: string): string {
   if (scope === undefined) return `generator_${appKey}`;
-  if (typeof scope !== 'string' || scope === '' || scope.length > 200) invalid('scope must have 1 to 200 characters');
+  if (typeof scope !== 'string' || scope === '' || scope.length > 200) {
+    invalid('scope must be a string of 1 to 200 characters', scope);
+  }
   return scope;
 }
 
 /** Throws `invalid_argument` for anything `createClient` cannot work with. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) invalid('createClient needs an options object');
+  if (typeof options !== 'object' || options === null) invalid('createClient needs an options object', options);
+  checkOptionNames(options, Object.keys(OPTION_NAMES), 'option');
   const { appKey, fetch } = options;
-  if (typeof appKey !== 'string' || appKey === '') invalid('appKey must be a non-empty string');
+  if (typeof appKey !== 'string' || appKey === '') invalid('appKey must be a non-empty string', appKey);
   // A lone surrogate cannot be URL-encoded: refuse it here, not as a URIError at the first request.
   if (LONE_SURROGATE.test(appKey)) invalid('appKey must be well-formed Unicode');
-  if (fetch !== undefined && typeof fetch !== 'function') invalid('fetch must be a function');
+  if (fetch !== undefined && typeof fetch !== 'function') invalid('fetch must be a function', fetch);
   return {
     baseUrl: checkBaseUrl(options.baseUrl),
     appKey,

@@ -22,7 +22,9 @@ export async function start() {
 }
 
 export async function onExportClick(docId: string) {
-  if (!client.billing.check().canProceed) return showTopUp();
+  // Before the first fetch check() can only say 'insufficient': let the backend decide then.
+  const { loaded } = client.billing.getStatus();
+  if (loaded && !client.billing.check().canProceed) return showTopUp();
   try {
     // No externalId: the client makes a fresh one, so each click is one operation.
     const result = await client.billing.consume();

@@ -1,5 +1,5 @@
 import type { SchedulerAction, SchedulerLike } from 'rxjs';
-import { BillingError } from '../errors';
+import { checkOptionNames, invalid } from '../option-names';
 import { inBackground } from '../scheduler';
 
 /**
@@ -43,11 +43,12 @@ const THROTTLE_MS = 2_000;
 // setTimeout runs a longer delay at once: a refetch loop, not a slow poll.
 const MAX_DELAY_MS = 2_147_483_647;
 
-const isFlag = (value: unknown): boolean => value === undefined || typeof value === 'boolean';
+const NAMES = ['onFocus', 'onOnline', 'intervalMs'];
 
 /**
  * Validates the `refetch` option: a copy, or `undefined` when it asks for
- * nothing (so nothing is armed). Throws `invalid_argument` otherwise.
+ * nothing (so nothing is armed). Throws `invalid_argument` naming the field
+ * and what it got, or an unknown field with the nearest valid name.
  *
  * @example
  * ```ts
@@ -56,15 +57,22 @@ const isFlag = (value: unknown): boolean => value === undefined || typeof value 
  */
 export function checkRefetch(value: unknown): RefetchOptions | undefined {
   if (value === undefined) return undefined;
-  const bad = typeof value !== 'object' || value === null;
-  const { onFocus, onOnline, intervalMs } = (bad ? {} : value) as Record<string, unknown>;
+  if (typeof value !== 'object' || value === null) {
+    invalid('refetch must be an object such as { onFocus: true }', value);
+  }
+  checkOptionNames(value, NAMES, 'refetch option');
+  const { onFocus, onOnline, intervalMs } = value as Record<string, unknown>;
+  for (const [name, flag] of [
+    ['onFocus', onFocus],
+    ['onOnline', onOnline],
+  ] as const) {
+    if (flag !== undefined && typeof flag !== 'boolean') {
+      invalid(`refetch.${name} must be a boolean`, flag);
+    }
+  }
   const ms = intervalMs as number;
-  const interval = intervalMs === undefined || (Number.isInteger(ms) && ms >= 1000 && ms <= MAX_DELAY_MS);
-  if (bad || !isFlag(onFocus) || !isFlag(onOnline) || !interval) {
-    throw new BillingError(
-      'invalid_argument',
-      'refetch: { onFocus?, onOnline?: boolean; intervalMs?: integer 1000..2^31-1 }',
-    );
+  if (intervalMs !== undefined && !(Number.isInteger(ms) && ms >= 1000 && ms <= MAX_DELAY_MS)) {
+    invalid(`refetch.intervalMs must be an integer from 1000 to ${MAX_DELAY_MS}`, intervalMs);
   }
   return onFocus || onOnline || ms ? ({ onFocus, onOnline, intervalMs } as RefetchOptions) : undefined;
 }

@@ -121,20 +121,29 @@ describe('checkRefetch', () => {
     expect(checked).not.toBe(given);
   });
 
-  it.each<[string, unknown]>([
-    ['null', null],
-    ['true', true],
-    ['a number', 5_000],
-    ['a string flag', { onFocus: 'yes' }],
-    ['a numeric flag', { onOnline: 1 }],
-    ['an interval below 1000', { intervalMs: 999 }],
-    ['a fractional interval', { intervalMs: 1_500.5 }],
-    ['a string interval', { intervalMs: '5000' }],
-    ['NaN', { intervalMs: NaN }],
-    ['an interval setTimeout cannot hold', { intervalMs: 2 ** 31 }],
-  ])('throws invalid_argument for %s, naming the shape it needs', (_name, value) => {
+  it.each<[string, unknown, string]>([
+    ['null', null, 'refetch must be an object such as { onFocus: true } (got null)'],
+    ['true', true, 'refetch must be an object such as { onFocus: true } (got true)'],
+    ['a number', 5_000, 'refetch must be an object such as { onFocus: true } (got 5000)'],
+    ['a string flag', { onFocus: 'yes' }, 'refetch.onFocus must be a boolean (got a string)'],
+    ['a numeric flag', { onOnline: 1 }, 'refetch.onOnline must be a boolean (got 1)'],
+    [
+      'an interval below 1000',
+      { intervalMs: 999 },
+      'refetch.intervalMs must be an integer from 1000 to 2147483647 (got 999)',
+    ],
+    ['a fractional interval', { intervalMs: 1_500.5 }, '(got 1500.5)'],
+    [
+      'a string interval',
+      { intervalMs: '5000' },
+      'refetch.intervalMs must be an integer from 1000 to 2147483647 (got a string)',
+    ],
+    ['NaN', { intervalMs: NaN }, '(got NaN)'],
+    ['an interval setTimeout cannot hold', { intervalMs: 2 ** 31 }, '(got 2147483648)'],
+    ['a misspelled flag', { onfocus: true }, 'unknown refetch option "onfocus" (did you mean "onFocus"?)'],
+  ])('throws invalid_argument for %s, naming the value that was wrong', (_name, value, message) => {
     expect(() => checkRefetch(value)).toThrow(BillingError);
     expect(() => checkRefetch(value)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-    expect(() => checkRefetch(value)).toThrow('intervalMs?: integer 1000..2^31-1');
+    expect(() => checkRefetch(value)).toThrow(message);
   });
 });

@@ -1,0 +1,99 @@
+import { createClient } from '../../lib/client';
+import { BillingError } from '../../lib/errors';
+import { BASE_URL } from '../helpers/client-fixture';
+
+// What plain JavaScript (or options built in a variable) passes: no type to catch a typo.
+function errorOf(options: Record<string, unknown>): BillingError {
+  try {
+    const client = createClient({ baseUrl: BASE_URL, appKey: 'poster', ...options } as never);
+    client.billing.dispose();
+  } catch (error) {
+    return error as BillingError;
+  }
+  throw new Error('createClient accepted the options');
+}
+
+describe('createClient() refuses unknown option names, naming the nearest valid one (issue 18.7)', () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    ['timeout', { timeout: 5_000 }, 'unknown option "timeout" (did you mean "timeoutMs"?)'],
+    ['retry', { retry: 3 }, 'unknown option "retry" (did you mean "retries"?)'],
+    ['header', { header: { Authorization: 'Bearer t' } }, 'unknown option "header" (did you mean "headers"?)'],
+    ['baseURL', { baseURL: BASE_URL }, 'unknown option "baseURL" (did you mean "baseUrl"?)'],
+    ['onevent', { onevent: () => undefined }, 'unknown option "onevent" (did you mean "onEvent"?)'],
+    ['refetch.onfocus', { refetch: { onfocus: true } }, 'unknown refetch option "onfocus" (did you mean "onFocus"?)'],
+    [
+      'refetch.interval',
+      { refetch: { interval: 60_000 } },
+      'unknown refetch option "interval" (did you mean "intervalMs"?)',
+    ],
+  ])('%s', (_name, options, message) => {
+    const error = errorOf(options);
+    expect(error).toBeInstanceOf(BillingError);
+    expect(error.code).toBe('invalid_argument');
+    expect(error.message).toContain(message);
+  });
+
+  it('names every unknown option at once', () => {
+    expect(errorOf({ timeout: 1, retry: 1 }).message).toContain(
+      'unknown options "timeout" (did you mean "timeoutMs"?), "retry" (did you mean "retries"?)',
+    );
+  });
+
+  it('lists the valid options when no name is close', () => {
+    const { message } = errorOf({ colour: 'red' });
+    expect(message).toContain('unknown option "colour"; the options are baseUrl, appKey, headers,');
+    expect(message).not.toContain('did you mean');
+  });
+
+  it('accepts every option the README documents, and bootstrap and devtools', () => {
+    const make = () =>
+      createClient({
+        baseUrl: BASE_URL,
+        appKey: 'poster',
+        headers: {},
+        fetch: async () => new Response('{}'),
+        timeoutMs: 1_000,
+        retries: 0,
+        scope: 'user-1',
+        refetch: { onFocus: false, onOnline: false },
+        onEvent: () => undefined,
+        onUnauthorized: () => undefined,
+        storage: undefined,
+        sync: undefined,
+        scheduler: undefined,
+        bootstrap: null,
+        devtools: undefined,
+      } as never).billing.dispose();
+    expect(make).not.toThrow();
+  });
+});
+
+describe('createClient() says which option value was wrong (issue 18.7)', () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    [
+      'a refetch that is not an object',
+      { refetch: true },
+      'refetch must be an object such as { onFocus: true } (got true)',
+    ],
+    ['a string refetch flag', { refetch: { onFocus: 'yes' } }, 'refetch.onFocus must be a boolean (got a string)'],
+    ['a numeric refetch flag', { refetch: { onOnline: 1 } }, 'refetch.onOnline must be a boolean (got 1)'],
+    [
+      'a short interval',
+      { refetch: { intervalMs: 999 } },
+      'refetch.intervalMs must be an integer from 1000 to 2147483647 (got 999)',
+    ],
+    ['a string timeoutMs', { timeoutMs: '5000' }, 'timeoutMs must be an integer from 1 to 600000 (got a string)'],
+    ['fractional retries', { retries: 1.5 }, 'retries must be an integer from 0 to 10 (got 1.5)'],
+    ['an onEvent that is not a function', { onEvent: {} }, 'onEvent must be a function (got an object)'],
+    ['a sync made by hand', { sync: true }, 'sync must be made by tabSync() (got true)'],
+  ])('%s', (_name, options, message) => {
+    const error = errorOf(options);
+    expect(error.code).toBe('invalid_argument');
+    expect(error.message).toBe(message);
+  });
+
+  it('never echoes a string value: it may be a credential', () => {
+    const { message } = errorOf({ timeoutMs: 'Bearer s3cret-token', scope: undefined });
+    expect(message).toBe('timeoutMs must be an integer from 1 to 600000 (got a string)');
+  });
+});
