@@ -75,9 +75,10 @@ export function pageJournal(
   }
   // A tab's own storage names the page that last started on it, at once: what an older page left was
   // that page's successor's to prove, and a later copy of this storage must not take this page's entries.
-  const previous = perTab ? storage.get(`${base}:page`) : null;
+  const pageKey = `${base}:page`;
+  const previous = perTab ? storage.get(pageKey) : null;
   if (perTab) {
-    storage.set(`${base}:page`, pageId);
+    storage.set(pageKey, pageId);
     const entries = read();
     const kept = entries.filter((e) => e.owner === previous);
     if (kept.length !== entries.length) write(kept);
@@ -105,7 +106,11 @@ export function pageJournal(
   };
   return {
     journal: {
-      add: (id) => write([...read().filter((e) => e.id !== id), { id, owner: pageId, at: wallNow() }]),
+      add: (id) => {
+        // Named again with each entry: a storage that refused the write at start has lost the name.
+        if (perTab) storage.set(pageKey, pageId);
+        write([...read().filter((e) => e.id !== id), { id, owner: pageId, at: wallNow() }]);
+      },
       remove: (id) => {
         const entries = read();
         if (entries.some((e) => e.id === id)) write(entries.filter((e) => e.id !== id));

@@ -58,7 +58,11 @@ export function periodStore(storage: SafeStorage, key: string, setup: FeatureSet
   return (action$, _state$, { scheduler }) =>
     new Observable((out) => {
       const wall = wallNow();
-      const left = Math.max(0, ...Object.values(readPeriods(storage, key)).map((p) => leftOf(p, wall)));
+      const periods = readPeriods(storage, key);
+      const left = Math.max(0, ...Object.values(periods).map((p) => leftOf(p, wall)));
+      // A period the clock now reads before can never be dated again: gone, so no later page trusts it.
+      const undatable = Object.keys(periods).filter((page) => wall < (periods[page] as Period).w);
+      if (undatable.length > 0) update((all) => undatable.forEach((page) => delete all[page]));
       if (left > 0) out.next({ type: 'freePeriod/adopted', now: scheduler.now(), remainingMs: left });
       let beat: Subscription | null = null;
       const subscription = action$.subscribe((action) => {

@@ -225,12 +225,16 @@ function staleCache(world: World, tab: Tab): string[] {
 function freeTooLong(world: World, tab: Tab): string[] {
   if (tab.client.billing.check().reason !== 'free_period') return [];
   const answers = world.network.exchanges.filter((e) => e.path === P.consume && codeOf(e) === 0);
-  const newest = Math.max(Number.NEGATIVE_INFINITY, ...answers.map((e) => e.deliveredAt as number));
   const now = world.clock.now();
   // Only the wall clock survives a reload: a page that restores a period cannot see a backward step made
   // after the period's page last looked (docs/recipes/reload-safe.md), so the period may run over by it.
-  const unseen = world.wallSteps.filter((s) => s.ms < 0 && s.at >= newest).reduce((sum, s) => sum - s.ms, 0);
-  if (now < newest + FREE_PERIOD_MS + unseen) return [];
+  const unseenSince = (at: number) =>
+    world.wallSteps.filter((s) => s.ms < 0 && s.at >= at).reduce((sum, s) => sum - s.ms, 0);
+  const justified = answers.some(
+    (e) => now < (e.deliveredAt as number) + FREE_PERIOD_MS + unseenSince(e.deliveredAt as number),
+  );
+  if (justified) return [];
+  const newest = Math.max(Number.NEGATIVE_INFINITY, ...answers.map((e) => e.deliveredAt as number));
   const since = Number.isFinite(newest)
     ? `${now - newest} ms after the newest charge answer`
     : 'with no charge answer at all';
