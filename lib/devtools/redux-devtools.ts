@@ -45,11 +45,7 @@ function quietly(call: () => void): void {
   }
 }
 
-function open(
-  extension: DevtoolsExtension,
-  name: string,
-  initial: DevtoolsState,
-): DevtoolsExtensionConnection | null {
+function open(extension: DevtoolsExtension, name: string, initial: DevtoolsState): DevtoolsExtensionConnection | null {
   try {
     const connection = extension.connect({ name, features: READ_ONLY_FEATURES });
     connection.init(safeState(initial));
