@@ -12,7 +12,9 @@ import type { Json } from './json-safe';
  * ```
  */
 export interface DevtoolsExtensionConnection {
+  /** The state the instance starts from. */
   init(state: Json): void;
+  /** One action and the state after it. */
   send(action: { type: string } & { [key: string]: Json }, state: Json): void;
   /** Listens for what the extension's UI dispatches back; this bridge never calls it (read-only). */
   subscribe?(listener: (message: unknown) => void): (() => void) | void;
@@ -32,6 +34,7 @@ export interface DevtoolsExtensionConnection {
  * ```
  */
 export interface DevtoolsExtension {
+  /** Opens one instance in the extension's panel. */
   connect(options: DevtoolsConnectOptions): DevtoolsExtensionConnection;
 }
 

@@ -27,7 +27,9 @@ export interface DevtoolsState {
  * ```
  */
 export interface DevtoolsConnection {
+  /** After every action the reducer applied, with the state it left. */
   send(action: { readonly type: string } & Record<string, unknown>, state: DevtoolsState): void;
+  /** On `dispose()`; nothing is sent after. */
   close(): void;
 }
 
@@ -40,5 +42,6 @@ export interface DevtoolsConnection {
  * ```
  */
 export interface DevtoolsHook {
+  /** Called once, as the client is created, with its scope and its state then. */
   connect(scope: string, initial: DevtoolsState): DevtoolsConnection | null;
 }
