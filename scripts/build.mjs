@@ -51,6 +51,9 @@ const entries = [
   // anywhere. It reaches no platform file (it takes the client it is given), so
   // it needs no browser build.
   { name: 'react', source: 'lib/react/index.ts', platform: 'neutral', browser: false },
+  // The Redux DevTools bridge: its own entry, so only apps that import it carry it. It
+  // reaches no platform file either (the extension is found on globalThis).
+  { name: 'devtools', source: 'lib/devtools/index.ts', platform: 'neutral', browser: false },
 ].filter((entry) => existsSync(entry.source));
 
 rmSync('dist', { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // A real bundler over the built package (run after `npm run build`): webpack 5
 // in production mode builds a tiny app that imports only `createClient`, and
-// the bundle must hold none of tabSync, reloadSafe, the testing kit or the
-// React bindings. Each feature is recognised by strings only its own code
+// the bundle must hold none of tabSync, reloadSafe, the testing kit, the
+// React bindings or the Redux DevTools bridge. Each feature is recognised by strings only its own code
 // carries; a second app per feature uses it, and each of its markers must
 // then be in the bundle, so the absence check can fail. The same app must
 // bundle neither cross-fetch (with its whatwg-fetch polyfill) nor uuid: the
@@ -49,6 +49,13 @@ globalThis.backend = startReferenceBackend({ users: [] });`,
 import { useUsage } from 'unified-billing/react';
 const billing = ${client}.billing;
 globalThis.useBilling = () => useUsage(billing);`,
+  },
+  {
+    name: 'the Redux DevTools bridge',
+    markers: ['__REDUX_DEVTOOLS_EXTENSION__', 'reorder'],
+    app: `import { createClient } from 'unified-billing';
+import { reduxDevtools } from 'unified-billing/devtools';
+globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', devtools: reduxDevtools() }).billing;`,
   },
 ];
 

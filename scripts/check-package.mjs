@@ -1,7 +1,7 @@
 // Checks the package as a user receives it (run after `npm run build`):
 // packs it, runs @arethetypeswrong/cli and publint on the tarball, then
-// type-checks tiny consumer projects that import '.', './testing' and
-// './react' from the unpacked tarball under node10, node16 (CJS and ESM) and
+// type-checks tiny consumer projects that import '.', './testing',
+// './react' and './devtools' from the unpacked tarball under node10, node16 (CJS and ESM) and
 // bundler resolution (and bundler with the `browser` condition). Then the
 // `browser` condition itself: Node resolves the package with and without it
 // (--conditions=browser), the browser build must export what the default
@@ -66,6 +66,7 @@ renameSync(join(work, 'package'), join(consumers, 'node_modules/unified-billing'
 const usesEveryEntry = `import { BillingError, createClient, isBillingError, type UsageInfo } from 'unified-billing';
 import { REFERENCE_PATHS, startReferenceBackend, type ReferenceBackend } from 'unified-billing/testing';
 import { billingStores, useUsage } from 'unified-billing/react';
+import { reduxDevtools, type DevtoolsExtension, type DevtoolsHook } from 'unified-billing/devtools';
 
 export async function main(): Promise<UsageInfo | null> {
   const backend: ReferenceBackend = await startReferenceBackend({ users: [] });
@@ -73,6 +74,9 @@ export async function main(): Promise<UsageInfo | null> {
   const stores = billingStores(client.billing);
   const hook: (billing: typeof client.billing) => UsageInfo | null = useUsage;
   const path: string = REFERENCE_PATHS.consume;
+  const extension: DevtoolsExtension = { connect: () => ({ init: () => undefined, send: () => undefined }) };
+  const devtools: DevtoolsHook = reduxDevtools({ name: 'consumer', extension });
+  console.log(devtools.connect('consumer', { usage: null, status: client.billing.getStatus(), freePeriodEndsAt: null }));
   try {
     await client.billing.consume();
   } catch (error) {
@@ -131,7 +135,9 @@ for (const mode of modes) {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${mode.name}`, type: mode.type }));
   writeFileSync(join(dir, mode.file), usesEveryEntry);
   const result = typeCheck(dir, mode, [mode.file]);
-  console.log(`${mode.name}: imports from '.', './testing' and './react' ${result.ok ? 'type-check' : 'FAIL'}`);
+  console.log(
+    `${mode.name}: imports from '.', './testing', './react' and './devtools' ${result.ok ? 'type-check' : 'FAIL'}`,
+  );
   if (!result.ok) {
     console.log(result.output);
     failures.push(`consumer ${mode.name} does not type-check`);

@@ -20,7 +20,12 @@ export interface ExternalStore<T> {
   subscribe(onStoreChange: () => void): () => void;
   /** The current value; the same object until something shown changed. */
   getSnapshot(): T;
-  /** What the server renders: what this client knows at that moment (`null`, `insufficient`, 0 before any fetch). */
+  /**
+   * What the server renders and hydration starts from. For `usage` and `status` of a
+   * client that had a snapshot when its stores were made (its `bootstrap`): that view,
+   * kept. Otherwise what the client knows at that moment (`null`, `insufficient`, 0
+   * before any fetch), and the initial status (not loaded).
+   */
   getServerSnapshot(): T;
 }
 
@@ -37,7 +42,7 @@ export interface BillingStores {
   readonly usage: ExternalStore<UsageInfo | null>;
   readonly check: ExternalStore<BillingCheckResult>;
   readonly freePeriodRemaining: ExternalStore<number>;
-  /** The client's status; the server snapshot is the initial one (not loaded), so SSR renders "loading". */
+  /** The client's status; the server snapshot is the bootstrap's (loaded), else the initial one (SSR renders "loading"). */
   readonly status: ExternalStore<BillingStatus>;
 }
 
@@ -73,16 +78,34 @@ function readNow<T>(source$: Observable<T>, last: T): T {
   return value;
 }
 
+// `snapshot()` comes with the bootstrap (issue 19); a client without it is treated as never bootstrapped.
+function knewAnswer(billing: BillingModule): boolean {
+  const withSnapshot = billing as BillingModule & { snapshot?: () => unknown };
+  return typeof withSnapshot.snapshot === 'function' && orLast(() => withSnapshot.snapshot?.() != null, false);
+}
+
+// With a snapshot when the stores are made (in a browser: a bootstrap, as the first hook renders), the
+// server snapshot is that first view, kept: the server rendered from the same snapshot, and a part that
+// hydrates after a fetch answered must still match its HTML. React re-renders with getSnapshot after.
+function pinnedServer<T>(store: ExternalStore<T>, bootstrapped: boolean, otherwise: () => T): ExternalStore<T> {
+  if (!bootstrapped) return { ...store, getServerSnapshot: otherwise };
+  const first = store.getSnapshot();
+  return { ...store, getServerSnapshot: () => first };
+}
+
 function createStores(billing: BillingModule): BillingStores {
+  const bootstrapped = knewAnswer(billing);
+  const usage = store<UsageInfo | null>(
+    [billing.usage$],
+    (last) => {
+      const fresh = orLast(() => billing.getCachedUsage(), last);
+      return sameUsage(last, fresh) ? last : fresh;
+    },
+    null,
+  );
+  const status = store([billing.status$], (last) => orLast(() => billing.getStatus(), last), initialStatus.view);
   return {
-    usage: store<UsageInfo | null>(
-      [billing.usage$],
-      (last) => {
-        const fresh = orLast(() => billing.getCachedUsage(), last);
-        return sameUsage(last, fresh) ? last : fresh;
-      },
-      null,
-    ),
+    usage: pinnedServer(usage, bootstrapped, usage.getSnapshot),
     // check() returns frozen shared objects, so its result is already a stable snapshot.
     check: store(
       [billing.usage$, billing.freePeriodRemaining$],
@@ -95,11 +118,9 @@ function createStores(billing: BillingModule): BillingStores {
       0,
     ),
     // getStatus() returns the same frozen object until something changed: already a stable snapshot.
-    status: {
-      ...store([billing.status$], (last) => orLast(() => billing.getStatus(), last), initialStatus.view),
-      // The server never knows what the browser's client will: hydration starts from "not loaded".
-      getServerSnapshot: () => initialStatus.view,
-    },
+    // Without a bootstrap the server never knows what the browser's client will: hydration starts
+    // from "not loaded".
+    status: pinnedServer(status, bootstrapped, () => initialStatus.view),
   };
 }
 

@@ -11,7 +11,8 @@ function useStore<T>(store: ExternalStore<T>): T {
 /**
  * The cached usage, `null` before the first fetch; re-renders only when a
  * shown field changes (its `freePeriodRemaining` is not kept current: use
- * {@link useFreePeriodRemaining} for a countdown).
+ * {@link useFreePeriodRemaining} for a countdown). A client created with a
+ * `bootstrap` renders its usage on the server and at hydration alike.
  *
  * @example
  * ```tsx
@@ -58,9 +59,10 @@ export function useFreePeriodRemaining(billing: BillingModule): number {
 
 /**
  * The client's {@link BillingStatus}: render "loading" (not a refusal) while
- * `loaded` is false. Re-renders only when the status changes; the server
- * snapshot is the initial status (`loaded: false`), so a server-rendered page
- * and its hydration show "loading" too.
+ * `loaded` is false. Re-renders only when the status changes. The server
+ * snapshot is the status the `bootstrap` gave (`loaded: true`) for a client
+ * created with one, else the initial status (`loaded: false`), so a
+ * server-rendered page and its hydration show "loading" too.
  *
  * @example
  * ```tsx

@@ -1,0 +1,83 @@
+// What may leave the client for the DevTools: fields by a whitelist, never a copy of
+// whatever the engine handed over. Strings are where a header value or an echoed token
+// could hide, so only a few enum-like fields keep theirs (an error's `code`, never its
+// message); numbers, booleans and null pass, and objects are rebuilt the same way.
+import type { DevtoolsState } from './hook-types';
+
+/** What the DevTools receive: plain JSON. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+// Keys whose string value is an identifier the library chose (an action type, an error code).
+const ENUM_KEYS = new Set(['type', 'code', 'reason', 'kind']);
+const ENUM_VALUE = /^[a-z][a-z0-9_/:.-]{0,47}$/i;
+// A key the engine chose (camelCase), not one built from data.
+const KEY = /^[a-z][a-zA-Z0-9]{0,39}$/;
+const MAX_DEPTH = 3;
+
+function value(key: string, input: unknown, depth: number): Json | undefined {
+  if (input === null || typeof input === 'boolean') return input;
+  if (typeof input === 'number') return Number.isFinite(input) ? input : null;
+  if (typeof input === 'string') return ENUM_KEYS.has(key) && ENUM_VALUE.test(input) ? input : undefined;
+  if (typeof input === 'object' && depth < MAX_DEPTH && !Array.isArray(input)) return record(input, depth + 1);
+  return undefined;
+}
+
+function record(input: object, depth: number): { [key: string]: Json } {
+  const out: { [key: string]: Json } = {};
+  for (const key of Object.keys(input)) {
+    if (!KEY.test(key)) continue;
+    const kept = value(key, (input as Record<string, unknown>)[key], depth);
+    if (kept !== undefined) out[key] = kept;
+  }
+  return out;
+}
+
+/** The action as the DevTools show it: its `type` and its whitelisted fields. */
+export function safeAction(action: { readonly type: string } & Record<string, unknown>): { type: string } & {
+  [key: string]: Json;
+} {
+  const type = typeof action.type === 'string' && ENUM_VALUE.test(action.type) ? action.type : 'unknown';
+  return { ...record(action, 0), type };
+}
+
+// An error's identity without its message (which quotes what the backend said).
+function safeError(error: unknown): Json {
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, status, backendCode } = error as { code?: unknown; status?: unknown; backendCode?: unknown };
+  return record({ code, status, backendCode }, MAX_DEPTH - 1);
+}
+
+/** The state as the DevTools show it: usage fields, the status (its error as a code), the free period's end. */
+export function safeState(state: DevtoolsState): { [key: string]: Json } {
+  const { usage, status } = state;
+  return {
+    usage:
+      usage === null
+        ? null
+        : record(
+            {
+              isEnabled: usage.isEnabled,
+              freeRemaining: usage.freeRemaining,
+              freeTotal: usage.freeTotal,
+              creditsPerUse: usage.creditsPerUse,
+              creditsBalance: usage.creditsBalance,
+              inFreePeriod: usage.inFreePeriod,
+              freePeriodRemaining: usage.freePeriodRemaining,
+            },
+            0,
+          ),
+    status: {
+      ...record(
+        {
+          loaded: status.loaded,
+          loading: status.loading,
+          fetchedAt: status.fetchedAt,
+          pending: status.pending,
+        },
+        0,
+      ),
+      error: safeError(status.error),
+    },
+    freePeriodEndsAt: value('freePeriodEndsAt', state.freePeriodEndsAt, MAX_DEPTH) ?? null,
+  };
+}

@@ -1,0 +1,93 @@
+import type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from './hook-types';
+import type { DevtoolsExtension, DevtoolsExtensionConnection } from './extension';
+import { safeAction, safeState } from './json-safe';
+
+/**
+ * Options of {@link reduxDevtools}.
+ *
+ * @example
+ * ```ts
+ * const options: ReduxDevtoolsOptions = { name: 'billing (Alice)' };
+ * ```
+ */
+export interface ReduxDevtoolsOptions {
+  /** The instance's name in the extension; `unified-billing:<scope>` by default. */
+  readonly name?: string;
+  /** The extension; `globalThis.__REDUX_DEVTOOLS_EXTENSION__` by default. */
+  readonly extension?: DevtoolsExtension | null;
+}
+
+// The UI buttons that would dispatch back (jump, skip, import...) are hidden: the bridge is read-only.
+const READ_ONLY_FEATURES = {
+  pause: true,
+  lock: false,
+  persist: false,
+  export: true,
+  import: false,
+  jump: false,
+  skip: false,
+  reorder: false,
+  dispatch: false,
+  test: false,
+};
+
+function defaultExtension(): DevtoolsExtension | undefined {
+  const found = (globalThis as { __REDUX_DEVTOOLS_EXTENSION__?: unknown }).__REDUX_DEVTOOLS_EXTENSION__;
+  return typeof found === 'object' || typeof found === 'function' ? (found as DevtoolsExtension) : undefined;
+}
+
+// A DevTools failure must never become a billing failure: the call is dropped.
+function quietly(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // The extension threw (a closed port, a state it could not serialize): nothing to do.
+  }
+}
+
+function open(extension: DevtoolsExtension, name: string, initial: DevtoolsState): DevtoolsExtensionConnection | null {
+  try {
+    const connection = extension.connect({ name, features: READ_ONLY_FEATURES });
+    connection.init(safeState(initial));
+    return connection;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Shows a client's actions and state in the Redux DevTools browser extension,
+ * read-only: what the extension dispatches back (jump, import) is ignored.
+ * Without the extension it does nothing. Only whitelisted fields are sent:
+ * numbers, flags, action types and error codes, never a header value, a
+ * token or an error message.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'unified-billing';
+ * import { reduxDevtools } from 'unified-billing/devtools';
+ *
+ * const client = createClient({ baseUrl, appKey: 'generator', devtools: reduxDevtools() });
+ * ```
+ */
+export function reduxDevtools(options: ReduxDevtoolsOptions = {}): DevtoolsHook {
+  return {
+    connect(scope: string, initial: DevtoolsState): DevtoolsConnection | null {
+      const extension = options.extension === undefined ? defaultExtension() : options.extension;
+      if (extension === undefined || extension === null || typeof extension.connect !== 'function') return null;
+      const connection = open(extension, options.name ?? `unified-billing:${scope}`, initial);
+      if (connection === null) return null;
+      let live = true;
+      return {
+        send(action, state) {
+          if (live) quietly(() => connection.send(safeAction(action), safeState(state)));
+        },
+        close() {
+          if (!live) return;
+          live = false;
+          quietly(() => connection.unsubscribe?.());
+        },
+      };
+    },
+  };
+}
