@@ -1,5 +1,5 @@
 import { BACKEND_CODES, PATHS, type Envelope } from '../wire';
-import { labelOf, type Call, type CallContext, type CallOptions, type TransportConfig } from './config';
+import type { Call, CallContext, CallOptions, TransportConfig } from './config';
 import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
 import type { HeaderRecord } from './headers';
 import { request } from './request';
@@ -19,12 +19,13 @@ export interface BillingApi {
 }
 
 function callOf(config: TransportConfig, method: Call['method'], path: string, query = ''): Call {
-  return { method, path, url: `${config.baseUrl}${path}${query}` };
+  const url = `${config.baseUrl}${path}`;
+  return { method, path, url: `${url}${query}`, where: `${method} ${url}` };
 }
 
 function succeeded<T>(call: Call, decode: (envelope: Envelope) => T) {
   return (envelope: Envelope, headers: HeaderRecord): T => {
-    if (envelope.code !== BACKEND_CODES.ok) throw backendError(envelope, labelOf(call), headers);
+    if (envelope.code !== BACKEND_CODES.ok) throw backendError(envelope, call.where, headers);
     return decode(envelope);
   };
 }
@@ -39,7 +40,7 @@ function toConsumeAnswer(call: Call) {
       case BACKEND_CODES.blacklisted:
         return { kind: 'blacklisted' };
       default:
-        throw backendError(envelope, labelOf(call), headers);
+        throw backendError(envelope, call.where, headers);
     }
   };
 }

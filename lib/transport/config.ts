@@ -40,8 +40,12 @@ export interface Call {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly url: string;
-  /** `METHOD scheme://host/path`, made on the first failure (see `labelOf`). */
-  label?: string;
+  /**
+   * The request as errors name it: method and URL without the query, e.g.
+   * `GET https://api.example.com/prefix/ai/v1/credit/getBalance` (the options
+   * refuse a baseUrl with credentials, a query or a fragment).
+   */
+  readonly where: string;
 }
 
 /** What a call shares with the other calls of its api: the config and the current 401 wave, nothing else. */
@@ -53,22 +57,3 @@ export interface CallContext {
 
 /** Reads a 2xx envelope; throws the call's error otherwise (never retried). */
 export type ReadEnvelope<T> = (envelope: Envelope, headers: HeaderRecord) => T;
-
-/**
- * The request as errors name it: method and URL without credentials, query
- * or fragment, e.g. `GET https://api.example.com/prefix/ai/v1/credit/getBalance`.
- * Built on a failure only: parsing a URL is not free on the hot path.
- */
-export function labelOf(call: Call): string {
-  if (call.label === undefined) {
-    let where = call.path;
-    try {
-      const url = new URL(call.url);
-      where = `${url.protocol}//${url.host}${url.pathname}`;
-    } catch {
-      // A base URL the options would refuse: the path alone.
-    }
-    call.label = `${call.method} ${where}`;
-  }
-  return call.label;
-}

@@ -1,5 +1,5 @@
 import { BillingError } from '../errors';
-import { labelOf, type Call, type CallContext, type CallOptions, type ReadEnvelope } from './config';
+import type { Call, CallContext, CallOptions, ReadEnvelope } from './config';
 import { decodeEnvelope } from './decode';
 import { checkedHeaders, invalid, type HeaderRecord } from './headers';
 import { exchange, type HttpResponse } from './http';
@@ -15,15 +15,16 @@ const abortedError = () => new BillingError('aborted', 'The call was aborted');
 
 /**
  * Settles as `work` does, unless the caller's `signal` aborts first (rejects
- * `aborted`) or `ms` pass on the scheduler (rejects `late()`). Either one
- * aborts `controller`, so the fetch it signals stops; nothing else is touched.
+ * `aborted`) or `ms` pass on the scheduler: then it rejects with `late()`, or
+ * resolves if that gives nothing (a retry's delay). Either one aborts
+ * `controller`, so the fetch it signals stops; nothing else is touched.
  */
 function bounded<T>(
   context: CallContext,
   signal: AbortSignal | undefined,
   ms: number,
   work: Promise<T>,
-  late: () => BillingError,
+  late: () => BillingError | undefined,
   controller?: AbortController,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -31,10 +32,11 @@ function bounded<T>(
       timer?.unsubscribe();
       signal?.removeEventListener('abort', onAbort);
     };
-    const stop = (error: BillingError) => {
+    const stop = (error: BillingError | undefined) => {
       end();
       controller?.abort();
-      reject(error);
+      if (error === undefined) resolve(undefined as T);
+      else reject(error);
     };
     const onAbort = () => stop(abortedError());
     const timer = signal?.aborted ? undefined : context.config.scheduler.schedule(() => stop(late()), ms);
@@ -50,21 +52,6 @@ function bounded<T>(
         reject(error);
       },
     );
-  });
-}
-
-// The wait before a retry, cut short by the caller's abort.
-function pause(context: CallContext, signal: AbortSignal | undefined, ms: number): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      timer.unsubscribe();
-      reject(abortedError());
-    };
-    const timer = context.config.scheduler.schedule(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort);
   });
 }
 
@@ -113,7 +100,7 @@ export async function request<T>(
           new Promise((resolve) => resolve(option())).catch(() => {
             throw invalid('The headers option function threw or rejected');
           }),
-          () => new BillingError('timeout', `${labelOf(call)} timed out after ${timeoutMs} ms waiting for headers`),
+          () => new BillingError('timeout', `${call.where} timed out after ${timeoutMs} ms waiting for headers`),
         );
         headers = checkedHeaders(given);
         budgetMs = Math.max(1, timeoutMs - (scheduler.now() - began));
@@ -130,7 +117,7 @@ export async function request<T>(
       try {
         pending = exchange(config.fetch, call.url, init);
       } catch (thrown) {
-        throw fetchError(labelOf(call), thrown, headers, true);
+        throw fetchError(call.where, thrown, headers, true);
       }
       const response = await bounded(
         context,
@@ -138,9 +125,9 @@ export async function request<T>(
         budgetMs,
         pending.catch((thrown: unknown) => {
           // A fetch error may quote the request, which carries the caller's headers: redacted.
-          throw fetchError(labelOf(call), thrown, headers, false);
+          throw fetchError(call.where, thrown, headers, false);
         }),
-        () => new BillingError('timeout', `${labelOf(call)} timed out after ${budgetMs} ms`),
+        () => new BillingError('timeout', `${call.where} timed out after ${budgetMs} ms`),
         controller,
       );
       const { status } = response;
@@ -148,10 +135,10 @@ export async function request<T>(
         try {
           return read(decodeEnvelope(response.text), headers);
         } catch (error) {
-          throw decodeFailure(error, labelOf(call), response, headers);
+          throw decodeFailure(error, call.where, response, headers);
         }
       }
-      const error = statusError(response, labelOf(call), headers, policy);
+      const error = statusError(response, call.where, headers, policy);
       if (status === 401 && !reauthorized && config.onUnauthorized !== undefined) {
         // Once per request: wait for the wave's onUnauthorized (bounded like headers), then send again.
         reauthorized = true;
@@ -175,6 +162,6 @@ export async function request<T>(
     } catch {
       // A hook never breaks a request.
     }
-    await pause(context, signal, delayMs);
+    await bounded(context, signal, delayMs, new Promise<void>(() => {}), () => undefined);
   }
 }

@@ -9,15 +9,20 @@ import { parseRetryAfter, type RetryPolicy } from './retry-policy';
 // Everything here runs on a failure only: a successful call never parses,
 // redacts or labels anything.
 
-const CHECK_BASE_URL = '; check baseUrl (the origin and path prefix the billing API is served under)';
+const CHECK_BASE_URL = '; check baseUrl (origin and path prefix of the billing API)';
 const CHECK_HEADERS = '; check the headers option (credentials missing, expired or not allowed for this module)';
 
-// What came back when it is not JSON: its content type, and whether it is a web page
-// (an SPA fallback or a proxy's page: the usual sign of a wrong baseUrl).
-function notJson(response: HttpResponse, headers: HeaderRecord): { what: string; html: boolean } {
+// What came back: the backend's message (undefined when the body is not JSON),
+// else the content type; and whether it is a web page (an SPA fallback, a
+// proxy's page: the usual sign of a wrong baseUrl).
+function answered(response: HttpResponse, headers: HeaderRecord) {
+  const said = decodeMessage(response.text);
   const type = response.headers.get('content-type');
-  const html = /html/i.test(type ?? '') || /^\s*</.test(response.text);
-  return { what: type === null ? 'no content type' : quotable(type, headers, 100), html };
+  return {
+    said,
+    type: type === null ? 'no content type' : quotable(type, headers, 100),
+    page: /html/i.test(type ?? '') || /^\s*</.test(response.text),
+  };
 }
 
 /**
@@ -33,24 +38,17 @@ export function statusError(
   policy: RetryPolicy,
 ): BillingError {
   const { status } = response;
-  const retryAfterMs = parseRetryAfter(
-    response.headers.get('retry-after'),
-    response.headers.get('date'),
-    policy.maxRetryAfterMs,
-  );
-  const said = decodeMessage(response.text);
-  let message = `HTTP ${status} on ${where}`;
-  let html = false;
-  if (said === undefined) {
-    const other = notJson(response, headers);
-    message += ` (${other.what}, not JSON)`;
-    html = other.html;
-  } else if (said !== '') {
-    message += `: ${quotable(said, headers, 200)}`;
-  }
-  if (status === 401 || status === 403) message += CHECK_HEADERS;
-  else if (status === 404 || html) message += CHECK_BASE_URL;
-  return new BillingError('http', message, { status, retryAfterMs });
+  const { said, type, page } = answered(response, headers);
+  const detail = said === undefined ? ` (${type}, not JSON)` : said === '' ? '' : `: ${quotable(said, headers, 200)}`;
+  const hint = status === 401 || status === 403 ? CHECK_HEADERS : status === 404 || page ? CHECK_BASE_URL : '';
+  return new BillingError('http', `HTTP ${status} on ${where}${detail}${hint}`, {
+    status,
+    retryAfterMs: parseRetryAfter(
+      response.headers.get('retry-after'),
+      response.headers.get('date'),
+      policy.maxRetryAfterMs,
+    ),
+  });
 }
 
 /**
@@ -59,16 +57,13 @@ export function statusError(
  */
 export function decodeFailure(error: unknown, where: string, response: HttpResponse, headers: HeaderRecord): unknown {
   if (!(error instanceof BillingError) || error.code !== 'decode') return error;
-  const reason = error.message.startsWith(MALFORMED) ? error.message.slice(MALFORMED.length) : error.message;
-  let message = `${MALFORMED.slice(0, -2)} on ${where} (HTTP ${response.status}`;
-  if (decodeMessage(response.text) === undefined) {
-    const other = notJson(response, headers);
-    message += `, ${other.what}): ${reason}`;
-    if (other.html) message += `, a web page${CHECK_BASE_URL}`;
-  } else {
-    message += `): ${reason}`;
-  }
-  return new BillingError('decode', message);
+  const { said, type, page } = answered(response, headers);
+  const what = `HTTP ${response.status}${said === undefined ? `, ${type}` : ''}`;
+  const reason = error.message.slice(MALFORMED.length);
+  return new BillingError(
+    'decode',
+    `Malformed response body on ${where} (${what}): ${reason}${page ? CHECK_BASE_URL : ''}`,
+  );
 }
 
 /**
