@@ -43,11 +43,15 @@ export const SIZE_AIMS = { own: Math.round(3.3 * 1024) } as const;
  * methods of `billing` cannot leave out) brought it to own 11,544 B and all
  * 14,696 B: the rxjs part fell from about 8.2 KB to 3.2 KB (no higher-order
  * operator, no asyncScheduler, no ReplaySubject on the core path), while the
- * hand-written effects, views and transport loop are own code now.
+ * hand-written effects, views and transport loop are own code now. The
+ * promise transport (issues 17 and 18: no signal pool, errors that name the
+ * request, setup errors, encoded redaction) with the engine's temporary
+ * Observable bridge over it: own 11,866 B, all 15,014 B; the ceilings follow
+ * until the engine rewrite lands.
  *
  * @example
  * ```ts
  * expect(ownGzipped).toBeLessThanOrEqual(SIZE_CEILINGS.own);
  * ```
  */
-export const SIZE_CEILINGS = { own: 11_700, total: 14_900 } as const;
+export const SIZE_CEILINGS = { own: 11_950, total: 15_100 } as const;
