@@ -152,7 +152,9 @@ export async function request<T>(
       }
       failure = error;
     } catch (thrown) {
-      failure = thrown;
+      // Every rejection is a BillingError: anything else came from the fetch's response (one
+      // without `headers`, a `text()` that throws), so it counts as a failed exchange.
+      failure = thrown instanceof BillingError ? thrown : fetchError(call.where, thrown, headers, false);
     }
     if (retried >= policy.retries || !isRetryable(failure)) throw failure;
     const delayMs = retryDelayMs(failure as BillingError, retried, policy);
