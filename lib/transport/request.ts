@@ -79,12 +79,13 @@ export async function request<T>(
 ): Promise<T> {
   const { config } = context;
   const { scheduler, timeoutMs, policy } = config;
-  let sent = 0;
+  let attempts = 0;
   let retried = 0;
   let reauthorized = false;
   for (;;) {
     let headers = NO_HEADERS;
     let failure: unknown;
+    attempts += 1;
     try {
       if (signal?.aborted) throw abortedError();
       const option = config.headers;
@@ -111,7 +112,6 @@ export async function request<T>(
       const controller = new AbortController();
       const init: RequestInit = { method: call.method, headers: allHeaders(headers, body), signal: controller.signal };
       if (body !== undefined) init.body = body;
-      sent += 1;
       onSend?.();
       let pending: Promise<HttpResponse>;
       try {
@@ -160,7 +160,7 @@ export async function request<T>(
     const delayMs = retryDelayMs(failure as BillingError, retried, policy);
     retried += 1;
     try {
-      config.onRetry?.({ attempt: sent + 1, delayMs, path: call.path });
+      config.onRetry?.({ attempt: attempts + 1, delayMs, path: call.path });
     } catch {
       // A hook never breaks a request.
     }

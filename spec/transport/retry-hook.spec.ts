@@ -92,4 +92,16 @@ describe('onRetry: each scheduled retry is told', () => {
     await settle();
     expect(sent).toHaveLength(1);
   });
+
+  it('counts an attempt that timed out waiting for its headers function', async () => {
+    const { fetch, sent } = fakeFetch((request) => okFor(request.path));
+    const onRetry = jest.fn();
+    const { api, clock } = fakeApi(fetch, { onRetry, headers: () => new Promise<Record<string, string>>(() => {}) });
+    const result = outcome(api.balance());
+    clock.advanceBy(10_000);
+    await settle();
+    expect(onRetry.mock.calls).toEqual([[{ attempt: 2, delayMs: 125, path: PATHS.balance }]]);
+    expect(result.done).toBe(false);
+    expect(sent).toHaveLength(0);
+  });
 });
