@@ -44,6 +44,8 @@ export interface BillingErrorDetails {
 // bundles): `Symbol.for` returns the same symbol for the same key.
 const BRAND = Symbol.for('unified-billing.error');
 
+const DETAILS = ['status', 'backendCode', 'externalId', 'retryAfterMs'] as const;
+
 function isBranded(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
 }
@@ -85,10 +87,9 @@ export class BillingError extends Error {
     // Non-enumerable, like `cause`: invisible to JSON and to `toEqual`.
     Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
-    if (details.status !== undefined) this.status = details.status;
-    if (details.backendCode !== undefined) this.backendCode = details.backendCode;
-    if (details.externalId !== undefined) this.externalId = details.externalId;
-    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
+    for (const key of DETAILS) {
+      if (details[key] !== undefined) Object.assign(this, { [key]: details[key] });
+    }
     // Set by hand: runtimes before ES2022 ignore the options argument of `Error`.
     if ('cause' in details) {
       Object.defineProperty(this, 'cause', { value: details.cause, writable: true, configurable: true });
@@ -97,8 +98,8 @@ export class BillingError extends Error {
 
   /** A copy that names the consume's `externalId`. */
   withExternalId(externalId: string): BillingError {
-    const { status, backendCode, retryAfterMs } = this;
-    const details: BillingErrorDetails = { status, backendCode, externalId, retryAfterMs };
+    // The own fields (`cause` is not enumerable), the id on top.
+    const details: BillingErrorDetails = { ...this, externalId };
     const copy = new BillingError(
       this.code,
       this.message,

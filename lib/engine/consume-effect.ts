@@ -8,6 +8,7 @@ import type { BillingConsumeResult } from '../types';
 import { BACKEND_CODES } from '../wire';
 import type { Effect, EffectDeps, StateSource } from './effect';
 import type { Exclusive } from './feature';
+import { fromCall } from './from-call';
 import type { Monitor } from './monitor';
 import { Reply } from './reply';
 import type { ConsumeRequest, LoadRequest } from './requests';
@@ -67,7 +68,7 @@ function work(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): 
       seq = deps.nextSeq();
       sentAt = deps.scheduler.now();
     };
-    const post = deps.api.consume$(externalId, onSend).subscribe({
+    const post = fromCall((options) => deps.api.consume(externalId, options), onSend).subscribe({
       next: (answer) => {
         answered();
         if (answer.kind === 'blacklisted') {

@@ -4,6 +4,7 @@ import type { FreeCount } from '../transport/decode';
 import type { BillingApi } from '../transport/billing-api';
 import { BillingError } from '../errors';
 import type { Effect, EffectDeps } from './effect';
+import { fromCall } from './from-call';
 import type { Monitor } from './monitor';
 import type { LoadRequest } from './requests';
 import { SharedFlights, type FlightEnd } from './shared-flight';
@@ -67,12 +68,18 @@ function loadUsage(deps: QuotaDeps, emit: (action: BillingAction) => void, end: 
     end.error(error);
   };
   subscription.add(
-    deps.api.freeCount$(free.onSend).subscribe({ next: (value) => ((count = value), done()), error: fail }),
+    fromCall((options) => deps.api.freeCount(options), free.onSend).subscribe({
+      next: (value) => ((count = value), done()),
+      error: fail,
+    }),
   );
   // Not sent when the first already failed at once (headers refused before sending).
   if (!subscription.closed) {
     subscription.add(
-      deps.api.balance$(balance.onSend).subscribe({ next: (value) => ((credits = value), done()), error: fail }),
+      fromCall((options) => deps.api.balance(options), balance.onSend).subscribe({
+        next: (value) => ((credits = value), done()),
+        error: fail,
+      }),
     );
   }
   return subscription;
@@ -81,7 +88,7 @@ function loadUsage(deps: QuotaDeps, emit: (action: BillingAction) => void, end: 
 function loadBalance(deps: QuotaDeps, emit: (action: BillingAction) => void, end: FlightEnd<number>): Subscription {
   const { sent, onSend } = stamp(deps);
   const { monitor } = deps;
-  return deps.api.balance$(onSend).subscribe({
+  return fromCall((options) => deps.api.balance(options), onSend).subscribe({
     next: (balance) => {
       emit({ type: 'balance/loaded', seq: sent.seq, balance, sentAt: sent.at });
       monitor.note(REFRESH_OK);

@@ -1,34 +1,36 @@
-import type { Observable } from 'rxjs';
 import { BACKEND_CODES, PATHS, type Envelope } from '../wire';
+import type { Call, CallContext, CallOptions, TransportConfig } from './config';
 import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
 import type { HeaderRecord } from './headers';
-import { call$, type Call, type CallContext, type TransportConfig } from './request';
-import { signalPool } from './signals';
+import { request } from './request';
 import { backendError } from './status-error';
+
+export type { CallOptions } from './config';
 
 /** The backend's answer to a consume, as the engine needs it. */
 export type ConsumeAnswer =
   ({ readonly kind: 'charged' } & ConsumeData) | { readonly kind: 'insufficient' } | { readonly kind: 'blacklisted' };
 
-/** The three backend calls of the spec, nothing else. */
+/** The three backend calls of the spec, nothing else. Every rejection is a `BillingError`. */
 export interface BillingApi {
-  freeCount$(onSend?: () => void): Observable<FreeCount>;
-  balance$(onSend?: () => void): Observable<number>;
-  consume$(externalId: string, onSend?: () => void): Observable<ConsumeAnswer>;
+  freeCount(options?: CallOptions): Promise<FreeCount>;
+  balance(options?: CallOptions): Promise<number>;
+  consume(externalId: string, options?: CallOptions): Promise<ConsumeAnswer>;
 }
 
 function callOf(config: TransportConfig, method: Call['method'], path: string, query = ''): Call {
-  return { method, path, url: `${config.baseUrl}${path}${query}`, where: `${method} ${path}` };
+  const url = `${config.baseUrl}${path}`;
+  return { method, path, url: `${url}${query}`, where: `${method} ${url}` };
 }
 
-function succeeded<T>(where: string, decode: (envelope: Envelope) => T) {
+function succeeded<T>(call: Call, decode: (envelope: Envelope) => T) {
   return (envelope: Envelope, headers: HeaderRecord): T => {
-    if (envelope.code !== BACKEND_CODES.ok) throw backendError(envelope, where, headers);
+    if (envelope.code !== BACKEND_CODES.ok) throw backendError(envelope, call.where, headers);
     return decode(envelope);
   };
 }
 
-function toConsumeAnswer(where: string) {
+function toConsumeAnswer(call: Call) {
   return (envelope: Envelope, headers: HeaderRecord): ConsumeAnswer => {
     switch (envelope.code) {
       case BACKEND_CODES.ok:
@@ -38,7 +40,7 @@ function toConsumeAnswer(where: string) {
       case BACKEND_CODES.blacklisted:
         return { kind: 'blacklisted' };
       default:
-        throw backendError(envelope, where, headers);
+        throw backendError(envelope, call.where, headers);
     }
   };
 }
@@ -61,30 +63,25 @@ function waves(config: TransportConfig): () => Promise<void> {
 }
 
 /**
- * Binds the three calls to a configuration and an application key. URLs,
- * labels and readers are built here once, not per call or attempt.
- *
- * @example
- * ```ts
- * const api = createBillingApi({ baseUrl, headers, fetch, scheduler, timeoutMs: 10_000, policy }, 'poster');
- * api.balance$().subscribe((balance) => console.log(balance));
- * ```
+ * Binds the three calls to a configuration and an application key. URLs and
+ * readers are built here once, not per call or attempt; each request is
+ * independent of the others (its own abort and timeout).
  */
 export function createBillingApi(config: TransportConfig, appKey: string): BillingApi {
   const module = `generator_${appKey}`;
-  const context: CallContext = { config, reauthorize: waves(config), signals: signalPool() };
+  const context: CallContext = { config, reauthorize: waves(config) };
   const freeCount = callOf(config, 'GET', PATHS.freeTrialCount, `?module=${encodeURIComponent(module)}`);
   const balance = callOf(config, 'GET', PATHS.balance);
   const consume = callOf(config, 'POST', PATHS.consume);
-  const readFreeCount = succeeded(freeCount.where, decodeFreeCount);
-  const readBalance = succeeded(balance.where, decodeBalance);
-  const readConsume = toConsumeAnswer(consume.where);
+  const readFreeCount = succeeded(freeCount, decodeFreeCount);
+  const readBalance = succeeded(balance, decodeBalance);
+  const readConsume = toConsumeAnswer(consume);
   // The same text JSON.stringify gives for { module, external_id }, with the module encoded once.
   const bodyStart = `{"module":${JSON.stringify(module)},"external_id":`;
   return {
-    freeCount$: (onSend) => call$(context, freeCount, readFreeCount, onSend),
-    balance$: (onSend) => call$(context, balance, readBalance, onSend),
-    consume$: (externalId, onSend) =>
-      call$(context, { ...consume, body: `${bodyStart}${JSON.stringify(externalId)}}` }, readConsume, onSend),
+    freeCount: (options) => request(context, freeCount, readFreeCount, options),
+    balance: (options) => request(context, balance, readBalance, options),
+    consume: (externalId, options) =>
+      request(context, consume, readConsume, options, `${bodyStart}${JSON.stringify(externalId)}}`),
   };
 }

@@ -3,7 +3,6 @@ import type { FetchLike, HeadersOption } from '../types';
 import type { Envelope } from './decode';
 import type { HeaderRecord } from './headers';
 import type { RetryPolicy } from './retry-policy';
-import type { signalPool } from './signals';
 
 /** A retry the transport has just scheduled (feeds the `request:retry` event). */
 export interface RetryNotice {
@@ -28,24 +27,32 @@ export interface TransportConfig {
   readonly onUnauthorized?: () => void | Promise<void>;
 }
 
+/** What the caller of one request may give. */
+export interface CallOptions {
+  /** Aborting it aborts this request only; rejects with BillingError('aborted'). */
+  readonly signal?: AbortSignal;
+  /** Called as each attempt goes out (retries included), so the engine can number answers by send order. */
+  readonly onSend?: () => void;
+}
+
 /** One kind of backend call, built once: retried attempts send exactly the same request. */
 export interface Call {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly url: string;
-  /** `METHOD /path`, the label of status and headers errors. */
+  /**
+   * The request as errors name it: method and URL without the query, e.g.
+   * `GET https://api.example.com/prefix/ai/v1/credit/getBalance` (the options
+   * refuse a baseUrl with credentials, a query or a fragment).
+   */
   readonly where: string;
-  /** JSON, for a POST. */
-  readonly body?: string;
 }
 
-/** What a call shares with the other calls of its api. */
+/** What a call shares with the other calls of its api: the config and the current 401 wave, nothing else. */
 export interface CallContext {
   readonly config: TransportConfig;
   /** The pending `onUnauthorized` of the current 401 wave, or a new one. */
   readonly reauthorize: () => Promise<void>;
-  /** The abort signals the api's requests share. */
-  readonly signals: ReturnType<typeof signalPool>;
 }
 
 /** Reads a 2xx envelope; throws the call's error otherwise (never retried). */

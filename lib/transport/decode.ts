@@ -19,8 +19,11 @@ export interface ConsumeData {
 
 type Data = Readonly<Record<string, unknown>>;
 
+/** How every decode error's message starts; the request adds which call and what came back. */
+export const MALFORMED = 'Malformed response body: ';
+
 function fail(what: string): never {
-  throw new BillingError('decode', `Malformed response body: ${what}`);
+  throw new BillingError('decode', `${MALFORMED}${what}`);
 }
 
 function isRecord(value: unknown): value is Data {
@@ -66,6 +69,18 @@ export function decodeEnvelope(text: string): Envelope {
   if (typeof message !== 'string') fail('message is not a string');
   if (data !== null && !isRecord(data)) fail('data is neither an object nor null');
   return { code, message, data: data ?? null };
+}
+
+/** The `message` of a failed status's body, `''` when it has none, `undefined` when the body is not JSON. */
+export function decodeMessage(text: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const message = isRecord(body) ? field(body, 'message') : undefined;
+  return typeof message === 'string' ? message : '';
 }
 
 function requireData(envelope: Envelope): Data {

@@ -8,6 +8,8 @@ export const REDACTED = '[redacted]';
 // `theme` or `dark` stay readable while ids and tokens do not.
 const MIN_SECRET = 4;
 const MIN_PART = 8;
+// An encoded copy shorter than this would hide ordinary words.
+const MIN_ENCODED = 6;
 const SCHEME = /^\s*([A-Za-z][\w.+-]*)\s+(\S.*?)\s*$/;
 const SEPARATORS = /[\s,;="]+/;
 // eslint-disable-next-line no-control-regex
@@ -39,7 +41,30 @@ export function secretsOf(value: string): string[] {
     if (name.toLowerCase() === 'basic') decodeBasic(token).forEach((piece) => add(piece, MIN_SECRET));
   }
   for (const part of value.split(SEPARATORS)) add(part, MIN_PART);
+  for (const piece of [...found]) encodingsOf(piece).forEach((encoded) => add(encoded, MIN_ENCODED));
   return [...found].sort((a, b) => b.length - a.length);
+}
+
+// The reversible copies of a piece a backend or proxy may echo: URL-encoded
+// (upper or lower hex, `+` for a space), and base64 or base64url wherever the
+// piece starts in the encoded text (the characters that encode only its own
+// bytes, for each of the three alignments), so a token inside an encoded
+// `user:token` is caught too.
+function encodingsOf(piece: string): string[] {
+  const url = encodeURIComponent(piece);
+  const out = [url, url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()), url.replace(/%20/g, '+')];
+  if (typeof btoa !== 'function') return out;
+  for (let shift = 0; shift < 3; shift++) {
+    let encoded: string;
+    try {
+      encoded = btoa('\0'.repeat(shift) + piece);
+    } catch {
+      return out; // Not Latin-1: no header value is (see headers.ts).
+    }
+    const core = encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + piece.length)) / 6));
+    out.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return out;
 }
 
 // Static headers are the same object on every request: their pieces are worked out once.
@@ -58,7 +83,8 @@ function secretsOfAll(headers: HeaderRecord): string[] {
 /**
  * Replaces every header value a text quotes, and every credential-like part
  * of one (the token after its scheme, Basic credentials decoded, each
- * cookie- or list-style part), so errors never carry credentials.
+ * cookie- or list-style part), each also URL-encoded, base64 and base64url,
+ * so errors never carry credentials.
  */
 export function redact(text: string, headers: HeaderRecord): string {
   let out = text;

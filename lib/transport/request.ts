@@ -1,209 +1,169 @@
-import { Observable, type Subscription } from 'rxjs';
 import { BillingError } from '../errors';
+import type { Call, CallContext, CallOptions, ReadEnvelope } from './config';
 import { decodeEnvelope } from './decode';
 import { checkedHeaders, invalid, type HeaderRecord } from './headers';
 import { exchange, type HttpResponse } from './http';
-import { networkError } from './network-error';
-import type { Call, CallContext, ReadEnvelope } from './config';
+import { fetchError } from './network-error';
 import { isRetryable, retryDelayMs } from './retry-policy';
-import type { Lease } from './signals';
-import { statusError } from './status-error';
+import { decodeFailure, statusError } from './status-error';
 
-export type { Call, CallContext, ReadEnvelope, RetryNotice, TransportConfig } from './config';
+export type { Call, CallContext, CallOptions, ReadEnvelope, RetryNotice, TransportConfig } from './config';
 
 const NO_HEADERS: HeaderRecord = {};
 
-// Built on a failure only: URL parsing is not free on the hot path.
-const pathLabel = (call: Call) => `${call.method} ${new URL(call.url).pathname}`;
+const abortedError = () => new BillingError('aborted', 'The call was aborted');
 
-function allHeaders(call: Call, headers: HeaderRecord): Record<string, string> {
+/**
+ * Settles as `work` does, unless the caller's `signal` aborts first (rejects
+ * `aborted`) or `ms` pass on the scheduler: then it rejects with `late()`, or
+ * resolves if that gives nothing (a retry's delay). Either one aborts
+ * `controller`, so the fetch it signals stops; nothing else is touched.
+ */
+function bounded<T>(
+  context: CallContext,
+  signal: AbortSignal | undefined,
+  ms: number,
+  work: Promise<T>,
+  late: () => BillingError | undefined,
+  controller?: AbortController,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const end = () => {
+      timer?.unsubscribe();
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const stop = (error: BillingError | undefined) => {
+      end();
+      controller?.abort();
+      if (error === undefined) resolve(undefined as T);
+      else reject(error);
+    };
+    const onAbort = () => stop(abortedError());
+    const timer = signal?.aborted ? undefined : context.config.scheduler.schedule(() => stop(late()), ms);
+    if (timer === undefined) stop(abortedError());
+    else signal?.addEventListener('abort', onAbort);
+    work.then(
+      (value) => {
+        end();
+        resolve(value);
+      },
+      (error: unknown) => {
+        end();
+        reject(error);
+      },
+    );
+  });
+}
+
+function allHeaders(headers: HeaderRecord, body: string | undefined): Record<string, string> {
   // A fresh object per attempt: a fetch may keep or change what it is given.
   const all: Record<string, string> = { accept: 'application/json', ...headers };
-  if (call.body !== undefined) all['content-type'] = 'application/json';
+  if (body !== undefined) all['content-type'] = 'application/json';
   return all;
 }
 
 /**
- * Sends a call with headers, timeout, retries and 401 recovery; emits what
- * `read` makes of the envelope once. `onSend` runs as each attempt goes out,
- * so the caller can number the attempt whose answer it gets (a retry is
- * newer than what was sent before it). Unsubscribing aborts the request in
- * flight and cancels any timer. One hand-written Observable per call: no
- * operator pipeline is built per request.
- *
- * @example
- * ```ts
- * call$(context, balanceCall, (envelope) => decodeBalance(envelope)).subscribe(console.log);
- * ```
+ * Sends one request: headers, a timeout per attempt, retries, 401 recovery;
+ * resolves with what `read` makes of the envelope. The request has its own
+ * abort controller per attempt, linked to the caller's `signal`: nothing it
+ * does (a timeout, an abort) touches another request. `onSend` runs as each
+ * attempt goes out. With static headers the first attempt goes out before
+ * this returns. Every rejection is a `BillingError`.
  */
-export function call$<T>(context: CallContext, call: Call, read: ReadEnvelope<T>, onSend?: () => void): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const { config } = context;
-    const { scheduler, timeoutMs, policy } = config;
-    let started = 0;
-    let retried = 0;
-    let reauthorized = false;
-    // Bumped by every step, so a late callback of an older step does nothing.
-    let turn = 0;
-    let timer: Subscription | undefined;
-    let lease: Lease | undefined;
-
-    const clearTimer = () => {
-      timer?.unsubscribe();
-      timer = undefined;
-    };
-
-    const failed = (error: unknown) => {
-      clearTimer();
-      if (retried >= policy.retries || !isRetryable(error)) {
-        subscriber.error(error);
-        return;
-      }
-      const delayMs = retryDelayMs(error as BillingError, retried, policy);
-      retried += 1;
-      turn += 1;
-      timer = scheduler.schedule(attempt, delayMs);
-      try {
-        config.onRetry?.({ attempt: started + 1, delayMs, path: call.path });
-      } catch {
-        // A hook never breaks a request.
-      }
-    };
-
-    const answered = (response: HttpResponse, headers: HeaderRecord) => {
-      const { status } = response;
-      if (status < 200 || status > 299) {
-        const error = statusError(response, call.where, headers, policy);
-        if (status === 401 && !reauthorized && config.onUnauthorized !== undefined) recover(error);
-        else failed(error);
-        return;
-      }
-      let value: T;
-      try {
-        value = read(decodeEnvelope(response.text), headers);
-      } catch (error) {
-        subscriber.error(error);
-        return;
-      }
-      subscriber.next(value);
-      subscriber.complete();
-    };
-
-    // Once per call: wait for the wave's onUnauthorized (bounded like headers), then send again.
-    const recover = (error: BillingError) => {
-      reauthorized = true;
-      const mine = ++turn;
-      timer = scheduler.schedule(() => {
-        if (mine === turn) failed(error);
-      }, timeoutMs);
-      context.reauthorize().then(
-        () => {
-          if (mine !== turn) return;
-          clearTimer();
-          attempt();
-        },
-        () => {
-          // The thrown value may quote a credential: the 401 is the answer.
-          if (mine === turn) failed(error);
-        },
-      );
-    };
-
-    const send = (mine: number, headers: HeaderRecord, budgetMs: number) => {
-      // Lost when another request's timeout aborted the shared signal: sent again at once, same body, not a retry.
-      // The turn moves at once, so the aborted exchange's late rejection is ignored; the re-send waits a
-      // microtask, so requests unsubscribed together (dispose) send nothing again.
-      const held = context.signals.lease(() => {
-        if (mine !== turn) return;
-        clearTimer();
-        const lost = ++turn;
-        queueMicrotask(() => {
-          if (lost !== turn) return;
-          started += 1;
-          send(++turn, headers, timeoutMs);
-        });
-      });
-      lease = held;
-      const init: RequestInit = { method: call.method, headers: allHeaders(call, headers), signal: held.signal };
-      if (call.body !== undefined) init.body = call.body;
-      timer = scheduler.schedule(() => {
-        if (mine !== turn) return;
-        turn += 1;
-        lease = undefined;
-        held.timedOut();
-        failed(new BillingError('timeout', `${pathLabel(call)} timed out after ${budgetMs} ms`));
-      }, budgetMs);
-      onSend?.();
-      exchange(config.fetch, call.url, init).then(
-        (response) => {
-          held.settled();
-          if (mine !== turn) return;
-          lease = undefined;
-          clearTimer();
-          answered(response, headers);
-        },
-        (error: unknown) => {
-          held.settled();
-          // Our own abort (a timeout, an unsubscribe) bumped the turn: nobody listens.
-          if (mine !== turn) return;
-          lease = undefined;
-          // A fetch error may quote the request, which carries the caller's headers: redacted.
-          failed(networkError(pathLabel(call), error, headers));
-        },
-      );
-    };
-
-    function attempt(): void {
-      timer = undefined;
-      started += 1;
-      const mine = ++turn;
+export async function request<T>(
+  context: CallContext,
+  call: Call,
+  read: ReadEnvelope<T>,
+  { signal, onSend }: CallOptions = {},
+  body?: string,
+): Promise<T> {
+  const { config } = context;
+  const { scheduler, timeoutMs, policy } = config;
+  let attempts = 0;
+  let retried = 0;
+  let reauthorized = false;
+  for (;;) {
+    let headers = NO_HEADERS;
+    let failure: unknown;
+    attempts += 1;
+    try {
+      if (signal?.aborted) throw abortedError();
       const option = config.headers;
-      if (typeof option !== 'function') {
+      let budgetMs = timeoutMs;
+      if (typeof option === 'function') {
+        // One budget per attempt covers waiting for the headers and the whole exchange.
+        const began = scheduler.now();
+        const given = await bounded(
+          context,
+          signal,
+          timeoutMs,
+          // What it threw may quote a credential, so it is not passed on.
+          new Promise((resolve) => resolve(option())).catch(() => {
+            throw invalid('The headers option function threw or rejected');
+          }),
+          () => new BillingError('timeout', `${call.where} timed out after ${timeoutMs} ms waiting for headers`),
+        );
+        headers = checkedHeaders(given);
+        budgetMs = Math.max(1, timeoutMs - (scheduler.now() - began));
+      } else if (option !== undefined) {
         // A record or a Headers may change between attempts, so it is checked each time.
-        let headers: HeaderRecord;
-        try {
-          headers = option === undefined ? NO_HEADERS : checkedHeaders(option);
-        } catch (error) {
-          failed(error);
-          return;
-        }
-        send(mine, headers, timeoutMs);
-        return;
+        headers = checkedHeaders(option);
       }
-      // One budget per attempt covers waiting for the headers and the whole exchange.
-      const began = scheduler.now();
-      timer = scheduler.schedule(() => {
-        if (mine === turn)
-          failed(new BillingError('timeout', `${call.where} timed out after ${timeoutMs} ms waiting for headers`));
-      }, timeoutMs);
-      new Promise((resolve) => resolve(option())).then(
-        (given) => {
-          if (mine !== turn) return;
-          clearTimer();
-          let headers: HeaderRecord;
-          try {
-            headers = checkedHeaders(given);
-          } catch (error) {
-            failed(error);
-            return;
-          }
-          send(mine, headers, Math.max(1, timeoutMs - (scheduler.now() - began)));
-        },
-        // The thrown value may quote a credential, so it is not passed on.
-        () => {
-          if (mine === turn) failed(invalid('The headers option function threw or rejected'));
-        },
+      const controller = new AbortController();
+      const init: RequestInit = { method: call.method, headers: allHeaders(headers, body), signal: controller.signal };
+      if (body !== undefined) init.body = body;
+      onSend?.();
+      let pending: Promise<HttpResponse>;
+      try {
+        pending = exchange(config.fetch, call.url, init);
+      } catch (thrown) {
+        throw fetchError(call.where, thrown, headers, true);
+      }
+      const response = await bounded(
+        context,
+        signal,
+        budgetMs,
+        pending.catch((thrown: unknown) => {
+          // A fetch error may quote the request, which carries the caller's headers: redacted.
+          throw fetchError(call.where, thrown, headers, false);
+        }),
+        () => new BillingError('timeout', `${call.where} timed out after ${budgetMs} ms`),
+        controller,
       );
+      const { status } = response;
+      if (status >= 200 && status <= 299) {
+        try {
+          return read(decodeEnvelope(response.text), headers);
+        } catch (error) {
+          throw decodeFailure(error, call.where, response, headers);
+        }
+      }
+      const error = statusError(response, call.where, headers, policy);
+      if (status === 401 && !reauthorized && config.onUnauthorized !== undefined) {
+        // Once per request: wait for the wave's onUnauthorized (bounded like headers), then send again.
+        reauthorized = true;
+        try {
+          await bounded(context, signal, timeoutMs, context.reauthorize(), () => error);
+        } catch (thrown) {
+          // What onUnauthorized threw may quote a credential: the 401 is the answer.
+          throw thrown instanceof BillingError && thrown.code === 'aborted' ? thrown : error;
+        }
+        continue;
+      }
+      failure = error;
+    } catch (thrown) {
+      // Every rejection is a BillingError: anything else came from the fetch's response (one
+      // without `headers`, a `text()` that throws), so it counts as a failed exchange.
+      failure = thrown instanceof BillingError ? thrown : fetchError(call.where, thrown, headers, false);
     }
-
-    attempt();
-    return () => {
-      turn += 1;
-      clearTimer();
-      // A request nobody waits for is aborted; the others sharing its signal send again (see signals.ts).
-      const live = lease;
-      lease = undefined;
-      live?.abandoned();
-    };
-  });
+    if (retried >= policy.retries || !isRetryable(failure)) throw failure;
+    const delayMs = retryDelayMs(failure as BillingError, retried, policy);
+    retried += 1;
+    try {
+      config.onRetry?.({ attempt: attempts + 1, delayMs, path: call.path });
+    } catch {
+      // A hook never breaks a request.
+    }
+    await bounded(context, signal, delayMs, new Promise<void>(() => {}), () => undefined);
+  }
 }

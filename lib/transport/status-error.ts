@@ -1,5 +1,6 @@
 import { BillingError } from '../errors';
 import type { Envelope } from '../wire';
+import { decodeMessage, MALFORMED } from './decode';
 import type { HeaderRecord } from './headers';
 import type { HttpResponse } from './http';
 import { quotable, redact } from './redact';
@@ -8,27 +9,27 @@ import { parseRetryAfter, type RetryPolicy } from './retry-policy';
 // Everything here runs on a failure only: a successful call never parses,
 // redacts or labels anything.
 
-// The backend's own words on a failed status, if its body has any.
-function statusMessage(text: string, headers: HeaderRecord): string {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return '';
-  }
-  const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
-  return typeof message === 'string' ? quotable(message, headers, 200) : '';
+const CHECK_BASE_URL = '; check baseUrl (origin and path prefix of the billing API)';
+const CHECK_HEADERS = '; check the headers option (credentials missing, expired or not allowed for this module)';
+
+// What came back: the backend's message (undefined when the body is not JSON),
+// else the content type; and whether it is a web page (an SPA fallback, a
+// proxy's page: the usual sign of a wrong baseUrl).
+function answered(response: HttpResponse, headers: HeaderRecord) {
+  const said = decodeMessage(response.text);
+  const type = response.headers.get('content-type');
+  return {
+    said,
+    type: type === null ? 'no content type' : quotable(type, headers, 100),
+    page: /html/i.test(type ?? '') || /^\s*</.test(response.text),
+  };
 }
 
 /**
- * The `http` error of a status outside 2xx, with `status`, the clamped
- * `Retry-After` and the backend's (redacted) message; 401 and 403 say where
- * to look.
- *
- * @example
- * ```ts
- * if (response.status > 299) throw statusError(response, 'GET /ai/v1/credit/getBalance', secrets, policy);
- * ```
+ * The `http` error of a status outside 2xx: the request, `status`, the
+ * clamped `Retry-After`, the backend's (redacted) message or, when the body
+ * is not JSON, its content type; says what to check for 401, 403, 404 and
+ * web pages.
  */
 export function statusError(
   response: HttpResponse,
@@ -37,24 +38,37 @@ export function statusError(
   policy: RetryPolicy,
 ): BillingError {
   const { status } = response;
-  const retryAfterMs = parseRetryAfter(response.retryAfter, response.date, policy.maxRetryAfterMs);
-  const said = statusMessage(response.text, headers);
-  const hint =
-    status === 401 || status === 403
-      ? '; check the headers option (credentials missing, expired or not allowed for this module)'
-      : '';
-  const message = `HTTP ${status} on ${where}${said === '' ? '' : `: ${said}`}${hint}`;
-  return new BillingError('http', message, { status, retryAfterMs });
+  const { said, type, page } = answered(response, headers);
+  const detail = said === undefined ? ` (${type}, not JSON)` : said === '' ? '' : `: ${quotable(said, headers, 200)}`;
+  const hint = status === 401 || status === 403 ? CHECK_HEADERS : status === 404 || page ? CHECK_BASE_URL : '';
+  return new BillingError('http', `HTTP ${status} on ${where}${detail}${hint}`, {
+    status,
+    retryAfterMs: parseRetryAfter(
+      response.headers.get('retry-after'),
+      response.headers.get('date'),
+      policy.maxRetryAfterMs,
+    ),
+  });
+}
+
+/**
+ * A `decode` error of a 2xx answer, naming the request, the status and, for
+ * a body that is not JSON, its content type; other errors pass unchanged.
+ */
+export function decodeFailure(error: unknown, where: string, response: HttpResponse, headers: HeaderRecord): unknown {
+  if (!(error instanceof BillingError) || error.code !== 'decode') return error;
+  const { said, type, page } = answered(response, headers);
+  const what = `HTTP ${response.status}${said === undefined ? `, ${type}` : ''}`;
+  const reason = error.message.slice(MALFORMED.length);
+  return new BillingError(
+    'decode',
+    `Malformed response body on ${where} (${what}): ${reason}${page ? CHECK_BASE_URL : ''}`,
+  );
 }
 
 /**
  * The `backend` error of an envelope whose code the call does not expect;
  * its message is redacted against the attempt's headers.
- *
- * @example
- * ```ts
- * if (envelope.code !== 0) throw backendError(envelope, 'GET /ai/v1/credit/getBalance', secrets);
- * ```
  */
 export function backendError(envelope: Envelope, where: string, headers: HeaderRecord): BillingError {
   const said = redact(envelope.message, headers).slice(0, 500);

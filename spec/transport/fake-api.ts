@@ -74,24 +74,22 @@ export function fakeApi(
   return { api, clock };
 }
 
-/** The first value or the error of an Observable, as a settled record (never a rejected promise). */
-export function outcome<T>(source: { subscribe: (observer: object) => unknown }): {
+/** The value or the error of a request, as a record filled as it settles (never a rejected promise). */
+export function outcome<T>(pending: Promise<T>): {
   readonly value?: T;
   readonly error?: unknown;
   readonly done: boolean;
 } {
   const state: { value?: T; error?: unknown; done: boolean } = { done: false };
-  source.subscribe({
-    next: (value: T) => {
+  pending.then(
+    (value) => {
       state.value = value;
+      state.done = true;
     },
-    error: (error: unknown) => {
+    (error: unknown) => {
       state.error = error;
       state.done = true;
     },
-    complete: () => {
-      state.done = true;
-    },
-  });
+  );
   return state;
 }

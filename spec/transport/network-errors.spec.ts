@@ -61,10 +61,11 @@ afterEach(() => {
 
 describe('network failures name their cause', () => {
   it('a closed port through the default cross-fetch: connection refused (ECONNREFUSED), with a sanitized cause', async () => {
-    const client = make({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
+    const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+    const client = make({ baseUrl });
     const error = await failure(client.credits.getBalance());
     expect(error.code).toBe('network');
-    expect(error.message).toBe('GET /ai/v1/credit/getBalance failed: connection refused (ECONNREFUSED)');
+    expect(error.message).toBe(`GET ${baseUrl}/ai/v1/credit/getBalance failed: connection refused (ECONNREFUSED)`);
     expect(error.cause).toBeInstanceOf(Error);
     expect(error.cause).toMatchObject({ name: 'FetchError', code: 'ECONNREFUSED' });
     // Built by the library, not the fetch error itself, whose fields may quote the request.
@@ -82,7 +83,9 @@ describe('network failures name their cause', () => {
     const error = await failure(client.credits.getBalance());
     agent.destroy();
     expect(error).toMatchObject({ code: 'network' });
-    expect(error.message).toBe('GET /ai/v1/credit/getBalance failed: host not found (ENOTFOUND)');
+    expect(error.message).toBe(
+      'GET http://billing.nowhere.test/ai/v1/credit/getBalance failed: host not found (ENOTFOUND)',
+    );
     expect(error.cause).toMatchObject({ name: 'FetchError', code: 'ENOTFOUND' });
   });
 
@@ -91,7 +94,7 @@ describe('network failures name their cause', () => {
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNRESET' }) });
     };
     const error = await failure(make({ baseUrl: 'http://billing.test', fetch }).credits.getBalance());
-    expect(error.message).toBe('GET /ai/v1/credit/getBalance failed: connection reset (ECONNRESET)');
+    expect(error.message).toBe('GET http://billing.test/ai/v1/credit/getBalance failed: connection reset (ECONNRESET)');
     expect(error.cause).toMatchObject({ name: 'TypeError', code: 'ECONNRESET', message: 'fetch failed' });
   });
 
@@ -101,7 +104,9 @@ describe('network failures name their cause', () => {
     };
     const error = await failure(make({ baseUrl: 'http://billing.test', fetch }).billing.consume({ externalId: 'c-1' }));
     expect(error).toMatchObject({ code: 'network', externalId: 'c-1' });
-    expect(error.message).toMatch(/^POST \/ai\/v5\/service\/free_trial failed: .*network error or a CORS block/);
+    expect(error.message).toMatch(
+      /^POST http:\/\/billing\.test\/ai\/v5\/service\/free_trial failed: .*network error or a CORS block/,
+    );
     expect(error.cause).toMatchObject({ name: 'TypeError', message: 'Failed to fetch' });
   });
 
@@ -128,7 +133,7 @@ describe('401 and 403 say what the backend said, and what to check', () => {
     const client = make({ baseUrl: backend.url });
     const error = await failure(client.billing.getUsage());
     expect(error).toMatchObject({ code: 'http', status: 401 });
-    expect(error.message).toMatch(/^HTTP 401 on GET \/ai\/.*: unauthenticated\b/);
+    expect(error.message).toMatch(/^HTTP 401 on GET http:\/\/127\.0\.0\.1:\d+\/ai\/.*: unauthenticated\b/);
     expect(error.message).toContain('check the headers option');
     expect(everything(error)).not.toContain(TOKEN);
   });

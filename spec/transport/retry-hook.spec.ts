@@ -12,7 +12,7 @@ describe('onRetry: each scheduled retry is told', () => {
     const onRetry = jest.fn();
     const { api, clock } = fakeApi(fetch, { onRetry });
     const onSend = jest.fn();
-    const result = outcome(api.consume$('op-r', onSend));
+    const result = outcome(api.consume('op-r', { onSend }));
     await settle();
     // Full jitter pinned at half the ceiling: 250 ms, then 500 ms.
     expect(onRetry.mock.calls).toEqual([[{ attempt: 2, delayMs: 125, path: PATHS.consume }]]);
@@ -33,7 +33,7 @@ describe('onRetry: each scheduled retry is told', () => {
     const { fetch } = fakeFetch((request, index) => answers[index] ?? okFor(request.path));
     const onRetry = jest.fn();
     const { api, clock } = fakeApi(fetch, { onRetry });
-    const result = outcome(api.balance$());
+    const result = outcome(api.balance());
     await settle();
     expect(onRetry).toHaveBeenCalledWith({ attempt: 2, delayMs: 2_000, path: PATHS.balance });
     clock.advanceBy(1_999);
@@ -48,7 +48,7 @@ describe('onRetry: each scheduled retry is told', () => {
     const { fetch } = fakeFetch(() => UNAVAILABLE);
     const onRetry = jest.fn();
     const { api, clock } = fakeApi(fetch, { onRetry });
-    const result = outcome(api.freeCount$());
+    const result = outcome(api.freeCount());
     for (let i = 0; i < 3; i++) {
       await settle();
       clock.advanceBy(1_000);
@@ -57,7 +57,7 @@ describe('onRetry: each scheduled retry is told', () => {
     expect(onRetry).toHaveBeenCalledTimes(2);
     const { fetch: refusing } = fakeFetch(() => ({ status: 400 }));
     const other = jest.fn();
-    outcome(fakeApi(refusing, { onRetry: other }).api.balance$());
+    outcome(fakeApi(refusing, { onRetry: other }).api.balance());
     await settle();
     expect(other).not.toHaveBeenCalled();
   });
@@ -70,23 +70,38 @@ describe('onRetry: each scheduled retry is told', () => {
         throw new Error('hook failed');
       },
     });
-    const result = outcome(api.balance$());
+    const result = outcome(api.balance());
     await settle();
     clock.advanceBy(125);
     await settle();
     expect(result).toEqual({ value: 9, done: true });
   });
 
-  it('unsubscribing during a retry delay cancels the retry and leaves no timer', async () => {
+  it('aborting during a retry delay cancels the retry, rejects aborted and leaves no timer', async () => {
     const { fetch, sent } = fakeFetch(() => UNAVAILABLE);
     const { api, clock } = fakeApi(fetch);
-    const subscription = api.balance$().subscribe({ error: () => {} });
+    const controller = new AbortController();
+    const result = outcome(api.balance({ signal: controller.signal }));
     await settle();
     expect(clock.pending).toBe(1);
-    subscription.unsubscribe();
+    controller.abort();
     expect(clock.pending).toBe(0);
+    await settle();
+    expect(result.error).toMatchObject({ code: 'aborted' });
     clock.advanceBy(10_000);
     await settle();
     expect(sent).toHaveLength(1);
+  });
+
+  it('counts an attempt that timed out waiting for its headers function', async () => {
+    const { fetch, sent } = fakeFetch((request) => okFor(request.path));
+    const onRetry = jest.fn();
+    const { api, clock } = fakeApi(fetch, { onRetry, headers: () => new Promise<Record<string, string>>(() => {}) });
+    const result = outcome(api.balance());
+    clock.advanceBy(10_000);
+    await settle();
+    expect(onRetry.mock.calls).toEqual([[{ attempt: 2, delayMs: 125, path: PATHS.balance }]]);
+    expect(result.done).toBe(false);
+    expect(sent).toHaveLength(0);
   });
 });

@@ -32,7 +32,7 @@ describe('401 recovery (onUnauthorized)', () => {
     const onRetry = jest.fn();
     const { api } = fakeApi(fetch, { headers, onUnauthorized, onRetry });
     const onSend = jest.fn();
-    const result = outcome(api.consume$('op-1', onSend));
+    const result = outcome(api.consume('op-1', { onSend }));
     await settle();
     expect(result).toEqual({ value: { kind: 'charged', freeRemaining: 1, isCredit: false }, done: true });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
@@ -58,7 +58,7 @@ describe('401 recovery (onUnauthorized)', () => {
         }),
     );
     const { api } = fakeApi(fetch, { headers, onUnauthorized });
-    const results = [outcome(api.freeCount$()), outcome(api.balance$()), outcome(api.consume$('op-2'))];
+    const results = [outcome(api.freeCount()), outcome(api.balance()), outcome(api.consume('op-2'))];
     await settle();
     // All three were refused; the one refresh is still pending.
     expect(sent.map((request) => request.authorization)).toEqual(['Bearer old', 'Bearer old', 'Bearer old']);
@@ -80,9 +80,9 @@ describe('401 recovery (onUnauthorized)', () => {
     const { fetch } = fakeFetch(() => DENIED);
     const onUnauthorized = jest.fn();
     const { api } = fakeApi(fetch, { onUnauthorized });
-    outcome(api.balance$());
+    outcome(api.balance());
     await settle();
-    outcome(api.balance$());
+    outcome(api.balance());
     await settle();
     expect(onUnauthorized).toHaveBeenCalledTimes(2);
   });
@@ -91,7 +91,7 @@ describe('401 recovery (onUnauthorized)', () => {
     const { fetch, sent } = fakeFetch(() => DENIED);
     const onUnauthorized = jest.fn();
     const { api } = fakeApi(fetch, { onUnauthorized });
-    const result = outcome(api.consume$('op-3'));
+    const result = outcome(api.consume('op-3'));
     await settle();
     expect(httpError(result.error)).toMatchObject({ code: 'http', status: 401 });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
@@ -104,7 +104,7 @@ describe('401 recovery (onUnauthorized)', () => {
     const { fetch, sent } = fakeFetch((request, index) => answers[index] ?? acceptFresh(request));
     const policy = { ...defaultRetryPolicy, retries: 1, random: () => 0.5 };
     const { api, clock } = fakeApi(fetch, { headers, onUnauthorized: rotate, policy });
-    const result = outcome(api.balance$());
+    const result = outcome(api.balance());
     await settle();
     clock.advanceBy(125);
     await settle();
@@ -116,7 +116,7 @@ describe('401 recovery (onUnauthorized)', () => {
     const { fetch, sent } = fakeFetch(() => DENIED);
     const onUnauthorized = () => Promise.reject(new Error(`refresh failed for ${CANARY}`));
     const { api } = fakeApi(fetch, { onUnauthorized });
-    const result = outcome(api.balance$());
+    const result = outcome(api.balance());
     await settle();
     const error = httpError(result.error);
     expect(error).toMatchObject({ code: 'http', status: 401 });
@@ -133,7 +133,7 @@ describe('401 recovery (onUnauthorized)', () => {
         throw new Error(CANARY);
       },
     });
-    const result = outcome(api.balance$());
+    const result = outcome(api.balance());
     await settle();
     expect(httpError(result.error)).toMatchObject({ code: 'http', status: 401 });
   });
@@ -141,17 +141,18 @@ describe('401 recovery (onUnauthorized)', () => {
   it('an onUnauthorized that never settles is bounded by timeoutMs, then the 401 is the answer', async () => {
     const { fetch, sent } = fakeFetch(() => DENIED);
     const { api, clock } = fakeApi(fetch, { onUnauthorized: () => new Promise<void>(() => {}) });
-    const result = outcome(api.balance$());
+    const result = outcome(api.balance());
     await settle();
     clock.advanceBy(9_999);
     expect(result.done).toBe(false);
     clock.advanceBy(1);
+    await settle();
     expect(httpError(result.error)).toMatchObject({ code: 'http', status: 401 });
     expect(sent).toHaveLength(1);
     expect(clock.pending).toBe(0);
   });
 
-  it('unsubscribing while onUnauthorized is pending sends nothing more and leaves no timer', async () => {
+  it('aborting while onUnauthorized is pending sends nothing more, rejects aborted and leaves no timer', async () => {
     const { fetch, sent } = fakeFetch(() => DENIED);
     let release = () => {};
     const onUnauthorized = () =>
@@ -159,10 +160,13 @@ describe('401 recovery (onUnauthorized)', () => {
         release = resolve;
       });
     const { api, clock } = fakeApi(fetch, { onUnauthorized });
-    const subscription = api.balance$().subscribe({ error: () => {} });
+    const controller = new AbortController();
+    const result = outcome(api.balance({ signal: controller.signal }));
     await settle();
-    subscription.unsubscribe();
+    controller.abort();
     expect(clock.pending).toBe(0);
+    await settle();
+    expect(result.error).toMatchObject({ code: 'aborted' });
     release();
     await settle();
     expect(sent).toHaveLength(1);
@@ -171,12 +175,12 @@ describe('401 recovery (onUnauthorized)', () => {
   it('without the option a 401 rejects at once, as before', async () => {
     const { fetch, sent } = fakeFetch(() => DENIED);
     const { api } = fakeApi(fetch);
-    const result = outcome(api.consume$('op-4'));
+    const result = outcome(api.consume('op-4'));
     await settle();
     const error = httpError(result.error);
     expect(error).toMatchObject({ code: 'http', status: 401 });
     expect(error.message).toBe(
-      `HTTP 401 on POST ${PATHS.consume}: token expired; check the headers option (credentials missing, expired or not allowed for this module)`,
+      `HTTP 401 on POST http://billing.test${PATHS.consume}: token expired; check the headers option (credentials missing, expired or not allowed for this module)`,
     );
     expect(sent).toHaveLength(1);
   });
