@@ -49,6 +49,8 @@ function ping(name: string, owners: ReadonlySet<string>, scheduler: SchedulerLik
     const nonce = Math.random().toString(36).slice(2);
     const heard = new Map<string, ReadonlySet<string>>();
     const channel = new BroadcastChannel(name);
+    // Node only (browsers have no unref): an open channel must not keep a script alive.
+    (channel as { unref?: () => void }).unref?.();
     channel.onmessage = ({ data }: MessageEvent) => {
       const pong = data as Partial<Message> | null;
       if (pong?.v !== 1 || pong.kind !== 'alive' || pong.nonce !== nonce || !isText(pong.id)) return;
@@ -84,6 +86,8 @@ export function pageLiveness(scope: string, locks: LocksLike | null, scheduler: 
 
   const listen$ = new Observable<never>(() => {
     const open = new BroadcastChannel(name);
+    // Node only (browsers have no unref): an open channel must not keep a script alive.
+    (open as { unref?: () => void }).unref?.();
     channel = open;
     open.onmessage = ({ data }: MessageEvent) => {
       const message = data as Partial<Message> | null;

@@ -42,6 +42,8 @@ export class TabChannel {
       this.incoming.next(message);
     };
     if (typeof this.page.addEventListener === 'function') this.page.addEventListener('pagehide', this.onPageHide);
+    // Node only (browsers have no unref): an open channel must not keep a script alive.
+    (this.channel as { unref?: () => void }).unref?.();
   }
 
   private track(message: SyncMessage): void {
