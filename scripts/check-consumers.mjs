@@ -1,3 +1,4 @@
+/* global AbortSignal */
 // Installs the packed tarball into consumer projects, as a user's project gets
 // it, and runs a small real suite in each (run after `npm run build`):
 // - Jest 29 and Jest 30, each with the ts-jest preset and with Babel, tests

@@ -1,4 +1,4 @@
-/* global require, console, process */
+/* global require */
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS script, as a user writes one */
 // A Node script (CommonJS) with reloadSafe(): it must end after its last line, with no dispose().
 const { createClient, reloadSafe } = require('unified-billing');
