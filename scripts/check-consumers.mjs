@@ -12,7 +12,8 @@
 // A run that does not end within its time limit fails (an open handle).
 // One install per project; the tarball is reused; npm's cache serves repeats.
 //
-//   node scripts/check-consumers.mjs [tarball]   (packs the repository when omitted)
+//   node scripts/check-consumers.mjs [tarball] [--only=jest|vitest|node|vite]
+//   (packs the repository when no tarball is given; --only runs one part)
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,8 +27,8 @@ const NODE_VERSIONS = ['20', '22', '24'];
 const JEST_LIMIT_MS = 180_000;
 const SCRIPT_LIMIT_MS = 20_000;
 const VITE_LIMIT_MS = 60_000;
-// The README's plugin port: not 8787, which `npm start` takes.
-const VITE_BACKEND_PORT = 8788;
+// The playground's port (`npm start`): the README's plugin must not take it.
+const PLAYGROUND_PORT = 8787;
 const failures = [];
 const started = Date.now();
 
@@ -76,7 +77,10 @@ function pack() {
 
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
-const tarball = process.argv[2] ? resolve(process.argv[2]) : pack();
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const given = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
+const runs = (part) => only === undefined || only === part;
+const tarball = given ? resolve(given) : pack();
 console.log(`tarball: ${tarball}`);
 
 const shared = { 'unified-billing': `file:${tarball}`, rxjs: '^7.8.0' };
@@ -97,8 +101,7 @@ const jestProject = (major) => ({
   },
 });
 const projects = [
-  jestProject(29),
-  jestProject(30),
+  ...(runs('jest') ? [jestProject(29), jestProject(30)] : []),
   {
     dir: 'vite',
     fixture: 'vite',
@@ -118,7 +121,7 @@ const installs = projects.map((project) => {
   return run('npm', args, { cwd: dir, limitMs: 600_000 }).then((result) => ({ project, result }));
 });
 // The registry serves Node itself as a package; its binary then runs the scripts directly.
-const nodes = NODE_VERSIONS.map((version) =>
+const nodes = (runs('node') ? NODE_VERSIONS : []).map((version) =>
   run('npx', ['-y', `node@${version}`, '-p', 'process.execPath'], { cwd: work, limitMs: 600_000 }).then((result) => ({
     version,
     result,
@@ -133,7 +136,7 @@ const bin = (project, name) => join(work, project, 'node_modules/.bin', name);
 // What a leaked handle looks like when Jest ran the file in a worker rather than in band.
 const LEAK = /failed to exit gracefully|did not exit one second/;
 
-for (const major of [29, 30]) {
+for (const major of runs('jest') ? [29, 30] : []) {
   for (const setup of ['ts-jest', 'babel']) {
     step(`Jest ${major} with ${setup}: ESM and CJS tests, node and jsdom environments`);
     const result = await run(bin(`jest${major}`, 'jest'), ['-c', `jest.${setup}.config.js`], {
@@ -146,14 +149,15 @@ for (const major of [29, 30]) {
   }
 }
 
-step('Vitest: node and jsdom environments');
-{
+if (runs('vitest')) {
+  step('Vitest: node and jsdom environments');
   const result = await run(bin('vite', 'vitest'), ['run'], { cwd: join(work, 'vite'), limitMs: JEST_LIMIT_MS });
   console.log(/^\s*Tests\s.*$/m.exec(result.output)?.[0]?.trim() ?? '(no summary)');
   report('Vitest', result);
 }
 
-step(`Node ${NODE_VERSIONS.join(', ')} scripts end by themselves (limit ${SCRIPT_LIMIT_MS / 1000} s each)`);
+if (runs('node'))
+  step(`Node ${NODE_VERSIONS.join(', ')} scripts end by themselves (limit ${SCRIPT_LIMIT_MS / 1000} s each)`);
 for (const node of await Promise.all(nodes)) {
   for (const script of ['tab-sync.mjs', 'reload-safe.cjs']) {
     const result = await run(node.path, [script], { cwd: join(work, 'vite'), limitMs: SCRIPT_LIMIT_MS });
@@ -162,8 +166,10 @@ for (const node of await Promise.all(nodes)) {
   }
 }
 
-step("the README's vite.config.ts plugin across a config edit (Vite's restart)");
-await checkVitePlugin(join(work, 'vite'));
+if (runs('vite')) {
+  step("the README's vite.config.ts plugin across a config edit (Vite's restart)");
+  await checkVitePlugin(join(work, 'vite'));
+}
 
 finish();
 
@@ -206,14 +212,18 @@ async function until(predicate, limitMs) {
 }
 
 async function checkVitePlugin(dir) {
-  if ((await balanceAt(VITE_BACKEND_PORT)) !== undefined) {
-    failures.push(`port ${VITE_BACKEND_PORT} already answers before Vite starts: stop that process first`);
-    return;
-  }
   const config = readmeViteConfig();
   const balance = /creditsBalance: (\d+)/.exec(config)?.[1];
-  if (balance === undefined) {
-    failures.push("the README's vite.config.ts names no creditsBalance to edit");
+  // `port: 8788` or a default `port = 8788`.
+  const port = Number(/\bport(?::| =) (\d+)/.exec(config)?.[1]);
+  if (balance === undefined || !Number.isInteger(port)) {
+    failures.push("the README's vite.config.ts names no port or no creditsBalance to edit");
+    return;
+  }
+  if (port === PLAYGROUND_PORT) failures.push(`Vite plugin: its port ${port} is the playground's (npm start)`);
+  console.log(`${port === PLAYGROUND_PORT ? 'FAIL' : 'ok'}: the plugin's port ${port} is not npm start's`);
+  if ((await balanceAt(port)) !== undefined) {
+    failures.push(`port ${port} already answers before Vite starts: stop that process first`);
     return;
   }
   writeFileSync(join(dir, 'vite.config.ts'), config);
@@ -227,13 +237,13 @@ async function checkVitePlugin(dir) {
     return ok;
   };
   try {
-    const first = await until(async () => (await balanceAt(VITE_BACKEND_PORT)) === Number(balance), VITE_LIMIT_MS);
-    if (!check(first, `the backend answers on ${VITE_BACKEND_PORT} once Vite is up`)) return;
+    const first = await until(async () => (await balanceAt(port)) === Number(balance), VITE_LIMIT_MS);
+    if (!check(first, `the backend answers on ${port} once Vite is up`)) return;
     // Two edits in a row: each restarts Vite, and the edited users must be what answers.
     for (const edited of [Number(balance) + 10, Number(balance) + 20]) {
       const source = readFileSync(join(dir, 'vite.config.ts'), 'utf8');
       writeFileSync(join(dir, 'vite.config.ts'), source.replace(/creditsBalance: \d+/, `creditsBalance: ${edited}`));
-      const answered = await until(async () => (await balanceAt(VITE_BACKEND_PORT)) === edited, VITE_LIMIT_MS);
+      const answered = await until(async () => (await balanceAt(port)) === edited, VITE_LIMIT_MS);
       check(answered, `after a config edit, the restarted backend answers with the edited balance ${edited}`);
     }
     check(!/restart failed|EADDRINUSE/.test(log), 'Vite logs no failed restart and no EADDRINUSE');
