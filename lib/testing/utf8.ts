@@ -1,5 +1,5 @@
-// UTF-8 by hand: jsdom (Jest's `jsdom` environment) has no TextEncoder or
-// TextDecoder, and the in-process backend must run there.
+// UTF-8 through TextEncoder / TextDecoder where they exist, by hand where not:
+// Jest's `jsdom` environment has neither, and the in-process backend runs there.
 
 /**
  * The UTF-8 bytes of a string, lone surrogates as U+FFFD (what `fetch` sends
@@ -11,6 +11,7 @@
  * ```
  */
 export function utf8Encode(text: string): Uint8Array {
+  if (typeof TextEncoder === 'function') return new TextEncoder().encode(text);
   const bytes: number[] = [];
   for (let i = 0; i < text.length; i++) {
     let code = text.charCodeAt(i);
@@ -46,6 +47,7 @@ export function utf8Encode(text: string): Uint8Array {
  * ```
  */
 export function utf8Decode(bytes: Uint8Array): string {
+  if (typeof TextDecoder === 'function') return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   const units: number[] = [];
   let text = '';
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
