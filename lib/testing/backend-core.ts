@@ -8,6 +8,7 @@ import { firstValues, splitTarget } from './request-target';
 import type { Fault, ReferenceUser, RequestRecord } from './types';
 import { jsonAnswer, rawFaultAnswer } from './responses';
 import { errorReply, type Reply } from './wire';
+import { copyRecord } from './copy-record';
 
 // The request log keeps the latest entries only.
 const MAX_LOG_ENTRIES = 10_000;
@@ -177,7 +178,8 @@ export function createBackendCore(options: BackendCoreOptions = {}): BackendCore
       setUser: (token, patch, module) => state.setUser(token, patch, module),
       getUser: (token, module) => state.snapshot(token, module),
       charges: () => state.charges(),
-      requests: () => structuredClone(log),
+      // Not structuredClone: Jest's jsdom environment has none.
+      requests: () => log.map(copyRecord),
       clearLog: () => {
         log.length = 0;
       },

@@ -1,3 +1,5 @@
+import { utf8Decode } from './utf8';
+
 /**
  * Rejection of a body read when the body is larger than the limit.
  *
@@ -30,17 +32,18 @@ export class InvalidEncodingError extends Error {
 
 /**
  * Decodes a whole body as UTF-8 text, refusing one over `limit` bytes or not
- * valid UTF-8; no Node built-in, so the in-process transport runs in browsers.
+ * valid UTF-8; no Node built-in nor TextDecoder, so the in-process transport
+ * runs in browsers and in jsdom.
  *
  * @example
  * ```ts
- * const text = decodeBody(new TextEncoder().encode('{}'), MAX_BODY_BYTES); // '{}'
+ * const text = decodeBody(Uint8Array.of(0x7b, 0x7d), MAX_BODY_BYTES); // '{}'
  * ```
  */
 export function decodeBody(bytes: Uint8Array, limit: number): string {
   if (bytes.byteLength > limit) throw new BodyTooLargeError(limit);
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return utf8Decode(bytes);
   } catch {
     throw new InvalidEncodingError();
   }

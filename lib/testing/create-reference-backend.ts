@@ -6,9 +6,9 @@ import { inProcessFetch } from './in-process-fetch';
  * The reference backend in-process: the same state, rules, hooks and faults
  * as `startReferenceBackend`, served through `fetch` instead of a socket. No
  * port, no open handle, no Node built-in: it runs in Node tests, Storybook,
- * React Native tests and browser bundles alike (it needs the global
- * `Response`, which Node 18+, browsers and React Native have). Throws if a
- * user is invalid.
+ * React Native tests, Jest's jsdom environment and browser bundles alike (it
+ * answers with the global `Response` where there is one, else with an object
+ * that reads the same). Throws if a user is invalid.
  *
  * Faults have their network equivalents: `drop` rejects with a `TypeError`
  * like a reset connection, `stall` answers headers and a body that never

@@ -2,7 +2,9 @@ import type { BackendCore } from './backend-core';
 import type { ReferenceFetch } from './backend-types';
 import { decodeBody } from './body-errors';
 import type { BackendRequest, BackendResponse } from './exchange';
+import { PlainResponse } from './plain-response';
 import type { RequestRecord } from './types';
+import { utf8Encode } from './utf8';
 
 // Statuses whose Response must have no body.
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -11,8 +13,9 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * A `fetch` over the backend's one handler, with no socket: the request is
  * read the way a server would receive it, and every fault has its network
  * equivalent (a drop rejects like a reset connection, a stall sends a body
- * that never ends, an abort rejects with an `AbortError`). Needs the global
- * `Response` (Node 18+, browsers, React Native); no Node built-in.
+ * that never ends, an abort rejects with an `AbortError`). Answers with the
+ * global `Response` where there is one, else with a `PlainResponse` (Jest's
+ * jsdom environment); no Node built-in.
  *
  * @example
  * ```ts
@@ -20,10 +23,10 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * ```
  */
 export function inProcessFetch(core: BackendCore): ReferenceFetch {
-  const stalled = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  const stalled = new Set<(error: unknown) => void>();
   core.onClose(() => {
     // A socket destroyed under a body being read: undici says "terminated".
-    for (const controller of stalled) controller.error(new TypeError('terminated'));
+    for (const fail of stalled) fail(new TypeError('terminated'));
     stalled.clear();
   });
   return async (input, init = {}) => {
@@ -53,7 +56,7 @@ function toResponse(
   response: BackendResponse,
   record: RequestRecord | null,
   signal: AbortSignal | undefined,
-  stalled: Set<ReadableStreamDefaultController<Uint8Array>>,
+  stalled: Set<(error: unknown) => void>,
 ): Response {
   switch (response.kind) {
     case 'drop':
@@ -62,33 +65,54 @@ function toResponse(
     case 'answer': {
       if (record !== null) record.status = response.status;
       const body = NULL_BODY.has(response.status) ? null : response.body;
+      if (!hasFetchBodies()) {
+        return new PlainResponse(async () => body ?? '', response.status, response.headers) as unknown as Response;
+      }
       return new Response(body, { status: response.status, headers: response.headers });
     }
-    case 'stall': {
+    case 'stall':
       if (record !== null) record.status = response.status;
-      const start = new TextEncoder().encode(response.body);
-      let own: ReadableStreamDefaultController<Uint8Array> | undefined;
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          own = controller;
-          controller.enqueue(start);
-          stalled.add(controller);
-          signal?.addEventListener(
-            'abort',
-            () => {
-              if (!stalled.delete(controller)) return;
-              controller.error(abortReason(signal));
-            },
-            { once: true },
-          );
-        },
-        cancel() {
-          if (own !== undefined) stalled.delete(own);
-        },
-      });
-      return new Response(stream, { status: response.status, headers: response.headers });
-    }
+      return stalledResponse(response, signal, stalled);
   }
+}
+
+// The start of a body, then nothing until the request's signal aborts or the backend closes.
+function stalledResponse(
+  response: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string },
+  signal: AbortSignal | undefined,
+  stalled: Set<(error: unknown) => void>,
+): Response {
+  const hold = (fail: (error: unknown) => void): void => {
+    stalled.add(fail);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        if (stalled.delete(fail)) fail(abortReason(signal));
+      },
+      { once: true },
+    );
+  };
+  if (!hasFetchBodies()) {
+    const content = () => new Promise<string>((_, reject) => hold(reject));
+    return new PlainResponse(content, response.status, response.headers) as unknown as Response;
+  }
+  let own: ((error: unknown) => void) | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(utf8Encode(response.body));
+      own = (error) => controller.error(error);
+      hold(own);
+    },
+    cancel() {
+      if (own !== undefined) stalled.delete(own);
+    },
+  });
+  return new Response(stream, { status: response.status, headers: response.headers });
+}
+
+// Node 18+, browsers and React Native have both; Jest's jsdom environment has neither.
+function hasFetchBodies(): boolean {
+  return typeof Response === 'function' && typeof ReadableStream === 'function';
 }
 
 function normaliseMethod(method: string): string {
@@ -120,12 +144,20 @@ async function bodyBytes(body: BodyInit | null, headers: Map<string, string>): P
   if (typeof body === 'string') {
     // What fetch itself would declare for a string body.
     if (!headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
-    return new TextEncoder().encode(body);
+    return utf8Encode(body);
   }
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  return new Uint8Array(await new Response(body).arrayBuffer());
+  if (typeof Response === 'function') return new Uint8Array(await new Response(body).arrayBuffer());
+  // No Response (jsdom): the body kinds that need no Response to read.
+  if (typeof URLSearchParams === 'function' && body instanceof URLSearchParams) {
+    if (!headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
+    return utf8Encode(body.toString());
+  }
+  const blob = body as { arrayBuffer?: () => Promise<ArrayBuffer> };
+  if (typeof blob.arrayBuffer === 'function') return new Uint8Array(await blob.arrayBuffer());
+  throw new TypeError('the in-process fetch reads a string, bytes, a Blob or URLSearchParams body here');
 }
 
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

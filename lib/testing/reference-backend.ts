@@ -10,6 +10,8 @@ import { serveResponse } from './serve-reply';
 // Loaded when a server is started, never at import: `unified-billing/testing`
 // goes into browser bundles for `createReferenceBackend`, and bundlers must
 // not see a Node built-in there. The specifier is a variable for that reason.
+// The CJS build turns this import() into a require (scripts/build.mjs): Jest
+// refuses import() in CJS code without --experimental-vm-modules.
 const HTTP_MODULE = 'node:http';
 function loadHttp(): Promise<typeof import('node:http')> {
   return import(/* webpackIgnore: true */ /* @vite-ignore */ HTTP_MODULE);
