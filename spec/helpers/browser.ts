@@ -12,11 +12,8 @@ import { FakeLocks } from './fake-locks';
 import type { MemoryStorage } from './memory-storage';
 import { settle, VirtualClock } from './virtual-clock';
 
-/** One page of the browser: a client on its own monotonic clock (its origin is the page's start). */
-export interface Page extends Client {
-  readonly index: number;
-  readonly scheduler: TabScheduler;
-}
+/** One page: a client on its own monotonic clock (its origin is the page's start). */
+export type Page = Client & { readonly index: number; readonly scheduler: TabScheduler };
 
 export interface PageOptions {
   readonly sync?: boolean;
@@ -26,32 +23,13 @@ export interface PageOptions {
   readonly client?: Partial<ClientOptions>;
 }
 
-/** A request as it left a page. */
-export interface Sent {
-  readonly page: number;
-  readonly path: string;
-  readonly externalId: string | undefined;
-}
-
-class PageScheduler extends TabScheduler {
-  constructor(
-    clock: VirtualClock,
-    wall: () => number,
-    private readonly origin: number,
-  ) {
-    super(clock, wall);
-  }
-
-  override now(): number {
-    return super.now() - this.origin;
-  }
-}
+const aborted = () => Object.assign(new Error('aborted'), { name: 'AbortError' });
 
 /**
- * A browser in Node: pages on one virtual timeline and one wall clock (which
- * a test may step), the fake `BroadcastChannel` (`channel: false`: none) and
- * Web Locks (`webLocks: false`: none), and the reference backend in-process.
- * A page that dies keeps no timer, lock or message, and never hears an answer.
+ * A browser in Node: pages on one virtual timeline and one wall clock (which a
+ * test may step), the fake `BroadcastChannel` and Web Locks (`webLocks: false`:
+ * none), and the reference backend in-process. A page that dies keeps no timer,
+ * lock or message, and never hears an answer.
  */
 export class Browser {
   readonly clock = new VirtualClock(0);
@@ -59,61 +37,51 @@ export class Browser {
   readonly locks = new FakeLocks();
   readonly backend: FakeBackend;
   readonly pages: Page[] = [];
-  readonly sent: Sent[] = [];
+  /** Every request, as it left its page. */
+  readonly sent: Array<{ readonly page: number; readonly path: string; readonly externalId?: string }> = [];
   wallOffset = 1_700_000_000_000;
   /** Requests (of one page, or all) wait before the backend or after it applied them, until `release()`. */
   hold: { readonly at: 'requests' | 'answers'; readonly page?: Page } | null = null;
   private held: Array<() => void> = [];
-  private readonly restore: () => void;
+  private readonly restore = installFakeChannel(() => this.hub);
 
   constructor(
     patch: Partial<FakeQuota> = {},
-    readonly platform: { readonly channel?: boolean; readonly webLocks?: boolean } = {},
+    private readonly platform: { readonly webLocks?: boolean } = {},
   ) {
     this.backend = new FakeBackend(quota(patch));
-    const global = globalThis as { BroadcastChannel?: unknown };
-    const original = global.BroadcastChannel;
-    this.restore =
-      platform.channel === false ? () => (global.BroadcastChannel = original) : installFakeChannel(() => this.hub);
-    if (platform.channel === false) delete global.BroadcastChannel;
   }
 
   readonly wallNow = (): number => this.clock.now() + this.wallOffset;
 
   open(options: PageOptions = {}): Page {
     const index = this.pages.length;
-    const scheduler = new PageScheduler(this.clock, this.wallNow, this.clock.now() - 1_000 * (index + 7));
+    const scheduler = new TabScheduler(this.clock, this.wallNow, this.clock.now() - 1_000 * (index + 7));
     const locks = this.platform.webLocks === false ? null : this.locks.forTab(index);
+    const { storage, perTab = false } = options;
     this.hub.creating = { tab: index, busy: () => scheduler.isBusy, dead: () => scheduler.isDead };
-    try {
-      const client = createClient({
-        baseUrl: BASE_URL,
-        appKey: 'poster',
-        scheduler,
-        fetch: this.fetchFor(index, scheduler),
-        ...(options.sync === true ? { sync: tabSync({ locks }) } : {}),
-        ...(options.storage
-          ? { storage: reloadSafe(options.storage, { locks, perTab: options.perTab ?? false }) }
-          : {}),
-        ...options.client,
-      });
-      const page = { ...client, index, scheduler };
-      this.pages.push(page);
-      return page;
-    } finally {
-      this.hub.creating = null;
-    }
+    const client = createClient({
+      baseUrl: BASE_URL,
+      appKey: 'poster',
+      scheduler,
+      fetch: this.fetchFor(index, scheduler),
+      ...(options.sync === true ? { sync: tabSync({ locks }) } : {}),
+      ...(storage === undefined ? {} : { storage: reloadSafe(storage, { locks, perTab }) }),
+      ...options.client,
+    });
+    this.hub.creating = null;
+    this.pages.push({ ...client, index, scheduler });
+    return this.pages[index] as Page;
   }
 
   private fetchFor(page: number, scheduler: TabScheduler): FetchLike {
     const gate = async (at: 'requests' | 'answers', signal: AbortSignal | null | undefined) => {
-      const hold = this.hold;
-      if (hold?.at === at && (hold.page ?? { index: page }).index === page) {
+      if (this.hold?.at === at && (this.hold.page?.index ?? page) === page) {
         await new Promise<void>((resolve) => this.held.push(resolve));
       }
       // A page that died hears nothing more (and sends nothing it had not sent).
       if (scheduler.isDead) await new Promise(() => undefined);
-      if (signal?.aborted === true) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+      if (signal?.aborted === true) throw aborted();
     };
     return async (input, init = {}) => {
       const body = typeof init.body === 'string' ? (JSON.parse(init.body) as { external_id?: string }) : undefined;
@@ -138,18 +106,16 @@ export class Browser {
 
   /** Requests of `path` sent by `page` (any page when omitted). */
   count(path: string, page?: Page): number {
-    return this.sent.filter((s) => s.path === path && (page === undefined || s.page === page.index)).length;
+    return this.sent.filter((s) => s.path === path && s.page === (page?.index ?? s.page)).length;
   }
 
   /** Runs what is due now: promise chains, the backend, channel deliveries. */
   async settle(): Promise<void> {
-    for (let round = 0; round < 100; round++) {
+    for (let round = 0, calm = 0; calm < 2; round++) {
+      if (round === 200) throw new Error('the browser never settled');
       await settle(10);
-      if (this.hub.flush() > 0) continue;
-      await settle(10);
-      if (this.hub.flush() === 0) return;
+      calm = this.hub.flush() > 0 ? 0 : calm + 1;
     }
-    throw new Error('the browser never settled');
   }
 
   /** Moves time by `ms`, stopping at every timer so that what it starts runs at its time. */
@@ -165,9 +131,7 @@ export class Browser {
 
   /** Listens and posts on a scope's channel like another page of the origin. */
   listen(scope = 'generator_poster'): { readonly messages: unknown[]; post(data: unknown): void } {
-    this.hub.creating = { tab: -1, busy: () => false, dead: () => false };
-    const channel = new BroadcastChannel(`unified-billing:${scope}`);
-    this.hub.creating = null;
+    const channel = this.hub.open(`unified-billing:${scope}`, { tab: -1, busy: () => false, dead: () => false });
     const messages: unknown[] = [];
     channel.onmessage = ({ data }) => messages.push(data);
     return { messages, post: (data) => channel.postMessage(data) };

@@ -220,6 +220,25 @@ describe('reloadSafe: a storage that starts refusing writes', () => {
     expect(posts()).toEqual(['0 full-1']);
   });
 
+  it('in a shared storage: a write that fails leaves no older entry behind, so no page replays what its caller heard', async () => {
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    browser = new Browser();
+    const storage = new MemoryStorage();
+    const [p, q] = [browser.open({ storage }), browser.open({ storage })];
+    browser.hold = { at: 'answers' };
+    const both = Promise.all([p.billing.consume({ externalId: 'p-1' }), q.billing.consume({ externalId: 'q-1' })]);
+    await browser.settle();
+    expect(JSON.parse(storage.items.get(JOURNAL) ?? '[]')).toHaveLength(2);
+    storage.failWrites = quotaError();
+    browser.release();
+    await both; // both callers heard their outcome
+    [p, q].forEach((page) => browser.kill(page));
+    storage.failWrites = null;
+    const { recovered } = await opened({ storage });
+    expect(recovered).toEqual([]);
+    expect(posts()).toHaveLength(2);
+  });
+
   it('while replaying: the replay is told once, and the load after it replays nothing', async () => {
     jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     browser = new Browser();

@@ -39,14 +39,14 @@ describe('reloadSafe: the free period', () => {
     const storage = new MemoryStorage();
     const [a, b] = [browser.open({ storage }), browser.open({ storage })];
     await a.billing.consume();
-    await browser.advance(9_000);
-    await b.billing.consume();
-    await browser.advance(21_000); // A's period ended at 30 s
+    await browser.advance(9_500);
+    await b.billing.consume(); // B's last beat before it dies is at 29.5 s, before A's period ends
+    await browser.advance(20_900); // A's period ended at 30 s; B is 20.9 s into its own
     expect(a.billing.check().reason).not.toBe('free_period');
     browser.kill(b);
     const reloaded = browser.open({ storage });
     expect(reloaded.billing.check().reason).toBe('free_period');
-    expect(await seconds(reloaded)).toBe(9);
+    expect(await seconds(reloaded)).toBe(10);
     await reloaded.billing.consume();
     expect(browser.count(PATH.consume)).toBe(2);
   });

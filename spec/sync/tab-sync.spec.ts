@@ -109,7 +109,8 @@ describe('tabSync: the free period', () => {
   });
 
   it('without a BroadcastChannel nothing is shared: each tab charges, and none fetches for the other', async () => {
-    browser = new Browser({}, { channel: false });
+    browser = new Browser(); // close() puts the fake (and so the platform's) channel back
+    delete (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel;
     const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
     await a.billing.consume();
     await browser.settle();
