@@ -16,20 +16,20 @@ const balances = (page: Page) => {
 };
 
 describe('tabSync: the free period', () => {
-  it('with Web Locks, two tabs clicking at once make one charge: the second is free and sends no POST', async () => {
+  it('with Web Locks, three tabs clicking at once make one charge: the others are free and send no POST', async () => {
     browser = new Browser();
-    const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
-    await Promise.all([a.billing.getUsage(), b.billing.getUsage()]);
+    const [a, b, c] = [0, 1, 2].map(() => browser.open({ sync: true })) as [Page, Page, Page];
+    await Promise.all([a, b, c].map((page) => page.billing.getUsage()));
     await browser.settle();
-    const both = Promise.all([a.billing.consume({ externalId: 'a-1' }), b.billing.consume({ externalId: 'b-1' })]);
+    const both = Promise.all([a, b, c].map((page, i) => page.billing.consume({ externalId: `click-${i}` })));
     await browser.settle();
     // B answers from its own cache, fetched before A's charge; its nudged refetch then shows the charge.
-    await expect(both).resolves.toEqual([FREE, { ...FREE, freeRemaining: 3 }]);
-    expect(b.billing.getCachedUsage()).toMatchObject({ freeRemaining: 2, inFreePeriod: true });
+    await expect(both).resolves.toEqual([FREE, { ...FREE, freeRemaining: 3 }, { ...FREE, freeRemaining: 3 }]);
+    expect(c.billing.getCachedUsage()).toMatchObject({ freeRemaining: 2, inFreePeriod: true });
     expect(browser.sent.filter((s) => s.path === PATH.consume)).toEqual([
-      { page: 0, path: PATH.consume, externalId: 'a-1' },
+      { page: 0, path: PATH.consume, externalId: 'click-0' },
     ]);
-    expect(browser.backend.charged).toEqual(['a-1']);
+    expect(browser.backend.charged).toEqual(['click-0']);
   });
 
   it('with Web Locks, a new tab adopts a running period from the locks at start, without a message', async () => {
@@ -106,6 +106,20 @@ describe('tabSync: the free period', () => {
     expect(b.billing.check().reason).toBe('free_count');
     await expect(b.billing.consume()).resolves.toMatchObject({ freeRemaining: 1 });
     expect(browser.count(PATH.consume)).toBe(2);
+  });
+
+  // Found by this spec: dispose() ends the owner's periods and posts `ended`, so closing the tab that was
+  // charged ends the free period in every other tab, and the next consume there is charged again.
+  it.failing('the tab that was charged closing (dispose) leaves the period running in the others', async () => {
+    browser = new Browser();
+    const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
+    await a.billing.consume();
+    await browser.advance(5_000);
+    a.billing.dispose();
+    await browser.settle();
+    expect(b.billing.check().reason).toBe('free_period');
+    await b.billing.consume();
+    expect(browser.count(PATH.consume)).toBe(1);
   });
 
   it('without a BroadcastChannel nothing is shared: each tab charges, and none fetches for the other', async () => {
