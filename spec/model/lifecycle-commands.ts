@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import { MemoryStorage, quotaError } from '../persist/memory-storage';
+import { MemoryStorage, quotaError } from '../helpers/memory-storage';
 import { FAMILIES, familyOn, type Family } from './families';
 import { lifecycleStats, stepViolations, trace } from './lifecycle-invariants';
 import { TOKEN, type Tab, type World } from './lifecycle-world';

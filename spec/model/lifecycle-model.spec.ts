@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { recordFigures } from '../helpers/figures';
-import { ChannelHub, installFakeChannel } from './fake-channel';
+import { ChannelHub, installFakeChannel } from '../helpers/fake-channel';
 import { familiesLine, familyOn } from './families';
 import { lifecycleCommands, tabCommands, type LifecycleModel } from './lifecycle-commands';
 import { lifecycleStats, restViolations, trace } from './lifecycle-invariants';

@@ -7,9 +7,9 @@ import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import type { Client } from '../../lib/client-types';
 import type { RecoveredConsume } from '../../lib/feature-types';
 import { VirtualClock } from '../helpers/virtual-clock';
-import { MemoryStorage } from '../persist/memory-storage';
-import { ChannelHub } from './fake-channel';
-import { FakeLocks } from './fake-locks';
+import { MemoryStorage } from '../helpers/memory-storage';
+import { ChannelHub } from '../helpers/fake-channel';
+import { FakeLocks } from '../helpers/fake-locks';
 import { GatedNetwork, type Exchange } from './gated-network';
 import { TabScheduler } from './tab-scheduler';
 

@@ -15,10 +15,12 @@ export class TabScheduler implements SchedulerLike {
   constructor(
     private readonly clock: VirtualClock,
     private readonly wall: () => number = () => clock.now(),
+    // Where this page's monotonic clock starts on the shared timeline (0 in the model).
+    private readonly origin = 0,
   ) {}
 
   now(): number {
-    return this.clock.now();
+    return this.clock.now() - this.origin;
   }
 
   /** The wall clock pages share (`Date.now`), which may step while `now()` runs on. */

@@ -5,7 +5,7 @@ import type { Client } from '../../lib/client-types';
 import { BASE_URL } from '../helpers/client-fixture';
 import { FakeBackend, quota } from '../helpers/fake-backend';
 import { VirtualClock } from '../helpers/virtual-clock';
-import { MemoryStorage, quotaError } from './memory-storage';
+import { MemoryStorage, quotaError } from '../helpers/memory-storage';
 
 const live: Client[] = [];
 let warn: jest.SpyInstance;

@@ -1,18 +1,8 @@
-/**
- * A stand-in for the global `BroadcastChannel` whose deliveries the model
- * controls: every message posted waits in one queue (per receiver, in the
- * order sent) until the model delivers it; a busy or dead receiver gets
- * nothing until it is free (a dead one never does).
- */
+/** The page a channel belongs to: a busy page gets its messages once free, a dead one never. */
 export interface ChannelTab {
   readonly tab: number;
   readonly busy: () => boolean;
   readonly dead: () => boolean;
-}
-
-interface Delivery {
-  readonly to: FakeChannel;
-  readonly data: unknown;
 }
 
 class FakeChannel {
@@ -27,44 +17,36 @@ class FakeChannel {
 
   postMessage(data: unknown): void {
     if (this.closed) throw new Error('InvalidStateError: the channel is closed');
-    if (this.owner.dead()) return;
-    this.hub.post(this, data);
+    if (!this.owner.dead()) this.hub.post(this, data);
   }
 
   close(): void {
     this.closed = true;
   }
-
-  addEventListener(): void {
-    throw new Error('the fake channel supports onmessage only');
-  }
 }
 
+/**
+ * The one stand-in for `BroadcastChannel`: every message posted waits in one
+ * queue (per receiver, in the order sent) until delivered (`flush`, or
+ * `deliver(n)` while `late`); a busy or dead receiver gets nothing until it is
+ * free (a dead one never does). A channel belongs to the page being created.
+ */
 export class ChannelHub {
   private readonly channels: FakeChannel[] = [];
-  private queue: Delivery[] = [];
+  private queue: Array<{ readonly to: FakeChannel; readonly data: unknown }> = [];
   /** While true, messages wait for `deliver(n)`; otherwise `flush()` delivers them. */
   late = false;
   /** The tab whose client is being created: the channel it opens belongs to it. */
   creating: ChannelTab | null = null;
-  posted = 0;
 
-  /** The constructor to put on `globalThis.BroadcastChannel`. */
-  readonly ctor: unknown;
-
-  constructor() {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const hub = this;
-    this.ctor = function BroadcastChannel(name: string) {
-      if (hub.creating === null) throw new Error('a channel opened outside a tab');
-      const channel = new FakeChannel(hub, name, hub.creating);
-      hub.channels.push(channel);
-      return channel;
-    };
+  open(name: string, owner = this.creating): FakeChannel {
+    if (owner === null) throw new Error('a channel opened outside a tab');
+    const channel = new FakeChannel(this, name, owner);
+    this.channels.push(channel);
+    return channel;
   }
 
   post(from: FakeChannel, data: unknown): void {
-    this.posted += 1;
     // Structured clone, as a real channel does: the receiver gets its own copy.
     const copy: unknown = JSON.parse(JSON.stringify(data));
     for (const to of this.channels) {
@@ -72,28 +54,20 @@ export class ChannelHub {
     }
   }
 
-  private deliverable(d: Delivery): boolean {
-    return !d.to.owner.busy() && !d.to.owner.dead();
-  }
-
   /** Delivers up to `n` waiting messages (receivers busy or dead keep theirs); returns how many. */
   deliver(n: number): number {
     let done = 0;
     // A receiver with an earlier message still waiting gets none of its later ones.
     const blocked = new Set<FakeChannel>();
-    const left: Delivery[] = [];
     const queue = this.queue;
     this.queue = [];
-    for (const d of queue) {
-      if (d.to.closed || d.to.owner.dead()) continue;
-      if (done >= n || blocked.has(d.to) || !this.deliverable(d)) {
-        blocked.add(d.to);
-        left.push(d);
-        continue;
-      }
+    const left = queue.filter((d) => {
+      if (d.to.closed || d.to.owner.dead()) return false;
+      if (done >= n || blocked.has(d.to) || d.to.owner.busy()) return blocked.add(d.to);
       done += 1;
       d.to.onmessage?.({ data: d.data } as MessageEvent);
-    }
+      return false;
+    });
     this.queue = [...left, ...this.queue];
     return done;
   }
@@ -101,10 +75,6 @@ export class ChannelHub {
   /** Delivers everything deliverable unless deliveries are late. */
   flush(): number {
     return this.late ? 0 : this.deliver(Number.POSITIVE_INFINITY);
-  }
-
-  get waiting(): number {
-    return this.queue.filter((d) => !d.to.closed && !d.to.owner.dead()).length;
   }
 }
 
@@ -114,7 +84,7 @@ export function installFakeChannel(hub: () => ChannelHub): () => void {
   const had = Object.prototype.hasOwnProperty.call(global, 'BroadcastChannel');
   const original = global.BroadcastChannel;
   global.BroadcastChannel = function BroadcastChannel(name: string) {
-    return (hub().ctor as (name: string) => unknown)(name);
+    return hub().open(name);
   };
   return () => {
     if (had) global.BroadcastChannel = original;

@@ -1,0 +1,145 @@
+import { createClient } from '../../lib/client';
+import type { Client } from '../../lib/client-types';
+import type { ClientOptions } from '../../lib/options';
+import { reloadSafe } from '../../lib/persist';
+import { tabSync } from '../../lib/sync';
+import type { FetchLike } from '../../lib/types';
+import { TabScheduler } from '../model/tab-scheduler';
+import { BASE_URL } from './client-fixture';
+import { ChannelHub, installFakeChannel } from './fake-channel';
+import { FakeBackend, quota, type FakeQuota } from './fake-backend';
+import { FakeLocks } from './fake-locks';
+import type { MemoryStorage } from './memory-storage';
+import { settle, VirtualClock } from './virtual-clock';
+
+/** One page: a client on its own monotonic clock (its origin is the page's start). */
+export type Page = Client & { readonly index: number; readonly scheduler: TabScheduler };
+
+export interface PageOptions {
+  readonly sync?: boolean;
+  readonly storage?: MemoryStorage;
+  /** The storage is the tab's own (`sessionStorage`); default shared (`localStorage`). */
+  readonly perTab?: boolean;
+  readonly client?: Partial<ClientOptions>;
+}
+
+const aborted = () => Object.assign(new Error('aborted'), { name: 'AbortError' });
+
+/**
+ * A browser in Node: pages on one virtual timeline and one wall clock (which a
+ * test may step), the fake `BroadcastChannel` and Web Locks (`webLocks: false`:
+ * none), and the reference backend in-process. A page that dies keeps no timer,
+ * lock or message, and never hears an answer.
+ */
+export class Browser {
+  readonly clock = new VirtualClock(0);
+  readonly hub = new ChannelHub();
+  readonly locks = new FakeLocks();
+  readonly backend: FakeBackend;
+  readonly pages: Page[] = [];
+  /** Every request, as it left its page. */
+  readonly sent: Array<{ readonly page: number; readonly path: string; readonly externalId?: string }> = [];
+  wallOffset = 1_700_000_000_000;
+  /** Requests (of one page, or all) wait before the backend or after it applied them, until `release()`. */
+  hold: { readonly at: 'requests' | 'answers'; readonly page?: Page } | null = null;
+  private held: Array<() => void> = [];
+  private readonly restore = installFakeChannel(() => this.hub);
+
+  constructor(
+    patch: Partial<FakeQuota> = {},
+    private readonly platform: { readonly webLocks?: boolean } = {},
+  ) {
+    this.backend = new FakeBackend(quota(patch));
+  }
+
+  readonly wallNow = (): number => this.clock.now() + this.wallOffset;
+
+  open(options: PageOptions = {}): Page {
+    const index = this.pages.length;
+    const scheduler = new TabScheduler(this.clock, this.wallNow, this.clock.now() - 1_000 * (index + 7));
+    const locks = this.platform.webLocks === false ? null : this.locks.forTab(index);
+    const { storage, perTab = false } = options;
+    this.hub.creating = { tab: index, busy: () => scheduler.isBusy, dead: () => scheduler.isDead };
+    const client = createClient({
+      baseUrl: BASE_URL,
+      appKey: 'poster',
+      scheduler,
+      fetch: this.fetchFor(index, scheduler),
+      ...(options.sync === true ? { sync: tabSync({ locks }) } : {}),
+      ...(storage === undefined ? {} : { storage: reloadSafe(storage, { locks, perTab }) }),
+      ...options.client,
+    });
+    this.hub.creating = null;
+    this.pages.push({ ...client, index, scheduler });
+    return this.pages[index] as Page;
+  }
+
+  private fetchFor(page: number, scheduler: TabScheduler): FetchLike {
+    const gate = async (at: 'requests' | 'answers', signal: AbortSignal | null | undefined) => {
+      if (this.hold?.at === at && (this.hold.page?.index ?? page) === page) {
+        await new Promise<void>((resolve) => this.held.push(resolve));
+      }
+      // A page that died hears nothing more (and sends nothing it had not sent).
+      if (scheduler.isDead) await new Promise(() => undefined);
+      if (signal?.aborted === true) throw aborted();
+    };
+    return async (input, init = {}) => {
+      const body = typeof init.body === 'string' ? (JSON.parse(init.body) as { external_id?: string }) : undefined;
+      this.sent.push({ page, path: new URL(input).pathname, externalId: body?.external_id });
+      await gate('requests', init.signal);
+      const answer = await this.backend.fetch(input, init);
+      await gate('answers', init.signal);
+      return answer;
+    };
+  }
+
+  release(): void {
+    this.hold = null;
+    this.held.splice(0).forEach((go) => go());
+  }
+
+  /** The page goes away without a word (a crash, a reload, a closed tab): its storage stays as it was. */
+  kill(page: Page): void {
+    page.scheduler.kill();
+    this.locks.kill(page.index);
+  }
+
+  /** Requests of `path` sent by `page` (any page when omitted). */
+  count(path: string, page?: Page): number {
+    return this.sent.filter((s) => s.path === path && s.page === (page?.index ?? s.page)).length;
+  }
+
+  /** Runs what is due now: promise chains, the backend, channel deliveries. */
+  async settle(): Promise<void> {
+    for (let round = 0, calm = 0; calm < 2; round++) {
+      if (round === 200) throw new Error('the browser never settled');
+      await settle(10);
+      calm = this.hub.flush() > 0 ? 0 : calm + 1;
+    }
+  }
+
+  /** Moves time by `ms`, stopping at every timer so that what it starts runs at its time. */
+  async advance(ms: number): Promise<void> {
+    const target = this.clock.now() + ms;
+    for (let next = this.clock.nextDue(); next !== undefined && next <= target; next = this.clock.nextDue()) {
+      this.clock.advanceBy(Math.max(0, next - this.clock.now()));
+      await this.settle();
+    }
+    this.clock.advanceBy(target - this.clock.now());
+    await this.settle();
+  }
+
+  /** Listens and posts on a scope's channel like another page of the origin. */
+  listen(scope = 'generator_poster'): { readonly messages: unknown[]; post(data: unknown): void } {
+    const channel = this.hub.open(`unified-billing:${scope}`, { tab: -1, busy: () => false, dead: () => false });
+    const messages: unknown[] = [];
+    channel.onmessage = ({ data }) => messages.push(data);
+    return { messages, post: (data) => channel.postMessage(data) };
+  }
+
+  close(): void {
+    this.release();
+    this.pages.forEach((page) => page.billing.dispose());
+    this.restore();
+  }
+}

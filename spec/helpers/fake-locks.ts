@@ -1,0 +1,88 @@
+import type { LocksLike } from '../../lib/feature-types';
+
+interface Request {
+  readonly tab: number;
+  readonly name: string;
+  readonly grant: () => void;
+}
+
+const abortError = () => Object.assign(new Error('The request was aborted'), { name: 'AbortError' });
+
+/**
+ * The one Web Locks stand-in (exclusive mode, `ifAvailable`, `signal`,
+ * `query()`), shared by the pages of one origin: requests wait in order, a
+ * lock is held until its callback's promise settles, and a page that dies
+ * loses its locks and its place in line, as in a browser.
+ */
+export class FakeLocks {
+  private readonly held = new Map<string, { tab: number; release: () => void }>();
+  private waiting: Request[] = [];
+
+  /** The lock manager one page sees (its `navigator.locks`). */
+  forTab(tab: number): LocksLike {
+    const query = () =>
+      Promise.resolve({
+        held: [...this.held.keys()].map((name) => ({ name })),
+        pending: this.waiting.map((request) => ({ name: request.name })),
+      });
+    const request = <T>(
+      name: string,
+      { signal, ifAvailable }: { signal?: AbortSignal; ifAvailable?: boolean },
+      callback: (lock: unknown) => Promise<T>,
+    ) =>
+      new Promise<T>((resolve, reject) => {
+        if (signal?.aborted === true) return reject(abortError());
+        // Held (or asked for) elsewhere: the callback gets null at once, as the platform's does.
+        if (ifAvailable === true && (this.held.has(name) || this.waiting.some((r) => r.name === name))) {
+          return void Promise.resolve()
+            .then(() => callback(null))
+            .then(resolve, reject);
+        }
+        const asked: Request = {
+          tab,
+          name,
+          grant: () => {
+            let released = false;
+            const release = () => {
+              if (released) return;
+              released = true;
+              if (this.held.get(name)?.release === release) this.held.delete(name);
+              this.next(name);
+            };
+            this.held.set(name, { tab, release });
+            Promise.resolve()
+              .then(() => callback({ name, mode: 'exclusive' }))
+              .then(resolve, reject)
+              .finally(release);
+          },
+        };
+        const abort = () => {
+          if (!this.waiting.includes(asked)) return;
+          this.waiting = this.waiting.filter((r) => r !== asked);
+          reject(abortError());
+        };
+        signal?.addEventListener('abort', abort, { once: true });
+        this.waiting.push(asked);
+        this.next(name);
+      });
+    return { query, request };
+  }
+
+  private next(name: string): void {
+    const first = this.held.has(name) ? undefined : this.waiting.find((r) => r.name === name);
+    if (first === undefined) return;
+    this.waiting = this.waiting.filter((r) => r !== first);
+    first.grant();
+  }
+
+  /** A page went away: its locks are released and its requests dropped. */
+  kill(tab: number): void {
+    this.waiting = this.waiting.filter((r) => r.tab !== tab);
+    for (const [name, holder] of [...this.held]) {
+      if (holder.tab === tab) {
+        this.held.delete(name);
+        this.next(name);
+      }
+    }
+  }
+}

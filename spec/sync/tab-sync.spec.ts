@@ -1,0 +1,252 @@
+import { firstValueFrom } from 'rxjs';
+import { Browser, type Page } from '../helpers/browser';
+import { PATH } from '../helpers/client-fixture';
+
+// Issue 16: tabs share the free period (a lock held for its length, plus a message) and a
+// "changed" nudge after which each tab fetches its own usage; nothing of the quota is shared.
+let browser: Browser;
+afterEach(() => browser.close());
+
+const FREE = { freeRemaining: 2, isCredit: false, isBlacklisted: false };
+const balances = (page: Page) => {
+  const seen: number[] = [];
+  // Each balance shown, in order (usage$ also emits for the free period).
+  page.billing.usage$.subscribe(({ creditsBalance }) => seen.at(-1) !== creditsBalance && seen.push(creditsBalance));
+  return seen;
+};
+
+describe('tabSync: the free period', () => {
+  it('with Web Locks, three tabs clicking at once make one charge: the others are free and send no POST', async () => {
+    browser = new Browser();
+    const [a, b, c] = [0, 1, 2].map(() => browser.open({ sync: true })) as [Page, Page, Page];
+    await Promise.all([a, b, c].map((page) => page.billing.getUsage()));
+    await browser.settle();
+    const both = Promise.all([a, b, c].map((page, i) => page.billing.consume({ externalId: `click-${i}` })));
+    await browser.settle();
+    // B answers from its own cache, fetched before A's charge; its nudged refetch then shows the charge.
+    await expect(both).resolves.toEqual([FREE, { ...FREE, freeRemaining: 3 }, { ...FREE, freeRemaining: 3 }]);
+    expect(c.billing.getCachedUsage()).toMatchObject({ freeRemaining: 2, inFreePeriod: true });
+    expect(browser.sent.filter((s) => s.path === PATH.consume)).toEqual([
+      { page: 0, path: PATH.consume, externalId: 'click-0' },
+    ]);
+    expect(browser.backend.charged).toEqual(['click-0']);
+  });
+
+  it('with Web Locks, a new tab adopts a running period from the locks at start, without a message', async () => {
+    browser = new Browser();
+    const a = browser.open({ sync: true });
+    await a.billing.consume();
+    await browser.advance(12_000);
+    const late = browser.open({ sync: true });
+    await browser.settle();
+    expect(await firstValueFrom(late.billing.freePeriodRemaining$)).toBe(18);
+    await late.billing.consume();
+    expect(browser.count(PATH.consume)).toBe(1);
+  });
+
+  it("without Web Locks, a tab adopts the period from the message, and it ends with the owner's `ended`", async () => {
+    browser = new Browser({}, { webLocks: false });
+    const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
+    b.scheduler.setBusy(true); // B's main thread is busy: the message waits
+    await a.billing.consume();
+    await browser.advance(10_000);
+    browser.wallOffset -= 5_000; // the clock is set back 5 s: by it, 25 s of the period seem left
+    b.scheduler.setBusy(false);
+    await browser.settle();
+    expect(b.billing.check()).toEqual({ canProceed: true, reason: 'free_period' });
+    await expect(b.billing.consume()).resolves.toEqual(FREE);
+    expect(browser.count(PATH.consume)).toBe(1);
+    await browser.advance(19_999);
+    expect(b.billing.check().reason).toBe('free_period');
+    await browser.advance(1); // 30 s after the charge, on its owner's clock
+    expect(b.billing.check().reason).toBe('free_count');
+  });
+
+  it('a period sent before the wall clock stepped back is not adopted: it cannot be dated', async () => {
+    browser = new Browser({}, { webLocks: false });
+    const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
+    b.scheduler.setBusy(true);
+    await a.billing.consume();
+    browser.wallOffset -= 3_000;
+    b.scheduler.setBusy(false);
+    await browser.settle();
+    expect(b.billing.check().reason).toBe('free_count');
+  });
+
+  it.each([
+    ['a charge ahead of the wall clock', (wall: number) => ({ c: wall + 5_000, e: wall + 35_000 }), 'free_count', 0],
+    [
+      'a charge older than 30 s, whatever end it claims',
+      (wall: number) => ({ c: wall - 30_001, e: wall + 60_000 }),
+      'free_count',
+      0,
+    ],
+    [
+      'an end beyond 30 s after the charge (control: adopted up to c + 30 s)',
+      (wall: number) => ({ c: wall - 10_000, e: wall + 60_000 }),
+      'free_period',
+      20,
+    ],
+  ])('a period message with %s', async (_label, period, reason, seconds) => {
+    browser = new Browser();
+    const b = browser.open({ sync: true });
+    await b.billing.getUsage();
+    browser.listen().post({ kind: 'period', ...period(browser.wallNow()) });
+    await browser.settle();
+    expect(b.billing.check().reason).toBe(reason);
+    expect(await firstValueFrom(b.billing.freePeriodRemaining$)).toBe(seconds);
+  });
+
+  it('a period whose owner froze past its end is not adopted from its lock: the next consume elsewhere is charged', async () => {
+    browser = new Browser();
+    const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
+    await a.billing.consume();
+    a.scheduler.setBusy(true); // frozen: the period's timer, and so its lock, outlive the period
+    await browser.advance(31_000);
+    expect(b.billing.check().reason).toBe('free_count');
+    await expect(b.billing.consume()).resolves.toMatchObject({ freeRemaining: 1 });
+    expect(browser.count(PATH.consume)).toBe(2);
+  });
+
+  // Found by this spec: dispose() ends the owner's periods and posts `ended`, so closing the tab that was
+  // charged ends the free period in every other tab, and the next consume there is charged again.
+  it.failing('the tab that was charged closing (dispose) leaves the period running in the others', async () => {
+    browser = new Browser();
+    const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
+    await a.billing.consume();
+    await browser.advance(5_000);
+    a.billing.dispose();
+    await browser.settle();
+    expect(b.billing.check().reason).toBe('free_period');
+    await b.billing.consume();
+    expect(browser.count(PATH.consume)).toBe(1);
+  });
+
+  it('without a BroadcastChannel nothing is shared: each tab charges, and none fetches for the other', async () => {
+    browser = new Browser(); // close() puts the fake (and so the platform's) channel back
+    delete (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel;
+    const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
+    await a.billing.consume();
+    await browser.settle();
+    expect(b.billing.check().reason).not.toBe('free_period');
+    await b.billing.consume();
+    expect(browser.count(PATH.consume)).toBe(2);
+    expect(browser.count(PATH.count, b)).toBe(0);
+  });
+});
+
+describe('tabSync: the "changed" nudge', () => {
+  it('after a charge in tab A, tab B fetches its own usage once and shows it; A fetches nothing more', async () => {
+    browser = new Browser({ freeRemaining: 0, balance: 10, creditsPerUse: 2 });
+    const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
+    await Promise.all([a.billing.getUsage(), b.billing.getUsage()]);
+    await browser.settle();
+    const seen = balances(b);
+    browser.sent.splice(0);
+    await a.billing.consume();
+    await browser.settle();
+    expect(seen).toEqual([10, 8]);
+    // A: the POST and the balance refresh after a credit charge; B: one GET pair of its own.
+    expect(browser.sent.map((s) => `${s.page} ${s.path}`).sort()).toEqual(
+      [`0 ${PATH.consume}`, `0 ${PATH.balance}`, `1 ${PATH.count}`, `1 ${PATH.balance}`].sort(),
+    );
+  });
+
+  it('a top-up fetched in one of three tabs shows in all, each after its own fetch, and none falls back', async () => {
+    browser = new Browser({ freeRemaining: 0, balance: 10 });
+    const tabs = [0, 1, 2].map(() => browser.open({ sync: true }));
+    await Promise.all(tabs.map((page) => page.billing.getUsage()));
+    await browser.settle();
+    const seen = tabs.map(balances);
+    browser.sent.splice(0);
+    browser.backend.quota.balance = 50;
+    await tabs[1]?.billing.getUsage();
+    await browser.settle();
+    await browser.advance(60_000);
+    expect(seen).toEqual([
+      [10, 50],
+      [10, 50],
+      [10, 50],
+    ]);
+    expect(tabs.map((page) => browser.count(PATH.count, page))).toEqual([1, 1, 1]);
+    expect(browser.sent).toHaveLength(6);
+  });
+
+  // Found by this spec: a nudged tab joins its own fetch in flight, which may have been answered before
+  // the change; it then shows the old balance until its next fetch. Left to the lead (lib/sync).
+  it.failing(
+    'a tab whose fetch was answered before the top-up, and heard the nudge before that answer, ends on the top-up',
+    async () => {
+      browser = new Browser({ freeRemaining: 0, balance: 10 });
+      const [a, c] = [browser.open({ sync: true }), browser.open({ sync: true })];
+      await Promise.all([a.billing.getUsage(), c.billing.getUsage()]);
+      await browser.settle();
+      browser.hold = { at: 'answers', page: c };
+      void c.billing.getUsage().catch(() => undefined); // the backend reads 10; the answer is still on the wire
+      await browser.settle();
+      browser.backend.quota.balance = 50;
+      await a.billing.getUsage(); // A sees 50 and nudges C
+      await browser.settle();
+      browser.release();
+      await browser.settle();
+      expect(c.billing.getCachedUsage()?.creditsBalance).toBe(50);
+    },
+  );
+
+  it("a tab's interval refetch that changed its quota nudges the other tab, which fetches its own", async () => {
+    browser = new Browser({ freeRemaining: 0, balance: 40, creditsPerUse: 10 });
+    const polling = browser.open({ sync: true, client: { refetch: { intervalMs: 5_000 } } });
+    const other = browser.open({ sync: true });
+    await Promise.all([polling.billing.getUsage(), other.billing.getUsage()]);
+    await browser.settle();
+    const seen = balances(other);
+    browser.sent.splice(0);
+    browser.backend.quota.balance = 90; // a top-up made elsewhere: only the poll can learn it
+    await browser.advance(5_000);
+    expect(seen).toEqual([40, 90]);
+    expect([browser.count(PATH.count, polling), browser.count(PATH.count, other)]).toEqual([1, 1]);
+    expect(browser.sent).toHaveLength(4);
+    // An unchanged poll nudges nobody.
+    await browser.advance(5_000);
+    expect([browser.count(PATH.count, polling), browser.count(PATH.count, other)]).toEqual([2, 1]);
+  });
+});
+
+describe('tabSync: what crosses the channel', () => {
+  it('malformed messages change nothing, and no message carries a header value or token', async () => {
+    browser = new Browser({ freeRemaining: 0, balance: 10 });
+    const client = { headers: { Authorization: 'Bearer secret-token', 'X-Canary': 'canary-7' } };
+    const [a, b] = [browser.open({ sync: true, client }), browser.open({ sync: true, client })];
+    const other = browser.listen();
+    await Promise.all([a.billing.getUsage(), b.billing.getUsage()]);
+    await browser.settle();
+    const before = { check: b.billing.check(), usage: b.billing.getCachedUsage(), sent: browser.sent.length };
+    const wall = browser.wallNow();
+    for (const junk of [
+      null,
+      'changed',
+      42,
+      [],
+      {},
+      { kind: 'period' },
+      { kind: 'period', c: String(wall), e: String(wall + 30_000) },
+      { kind: 'period', c: wall, e: Infinity },
+      { kind: 'ended' },
+      { kind: 'Changed' },
+      { kind: 'usage', quota: { freeRemaining: 9, creditsBalance: 999 } },
+      { v: 1, kind: 'hello', from: 'ghost' },
+    ]) {
+      other.post(junk);
+    }
+    await browser.settle();
+    expect({ check: b.billing.check(), usage: b.billing.getCachedUsage(), sent: browser.sent.length }).toEqual(before);
+
+    await a.billing.consume();
+    await browser.settle();
+    const posted = other.messages;
+    expect(posted.length).toBeGreaterThan(0);
+    expect(JSON.stringify(posted)).not.toMatch(/secret-token|canary-7|Bearer/);
+    for (const message of posted)
+      expect(['kind', 'c', 'e']).toEqual(expect.arrayContaining(Object.keys(message as object)));
+  });
+});
