@@ -90,7 +90,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           // A closed channel (the page is going away): nothing left to tell.
         }
       };
-      const owned = new Set<() => void>();
+      const owned = new Set<(over?: boolean) => void>();
       let nudged = false;
       let quota = state$.value.quota;
       channel.onmessage = ({ data }: MessageEvent) => {
@@ -112,13 +112,15 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
         const e = c + FREE_PERIOD_MS;
         // Requested before the consume lock is released, so the next holder's query sees it.
         const release = locks === null ? () => undefined : holdLock(locks, `${freePrefix}${c}:${e}:${pageId}`);
-        const end = () => {
+        // At its end the period is over for everyone; a dispose only lets go of the lock: the period
+        // belongs to the user, and the tabs that adopted it keep it.
+        const end = (over = true) => {
           owned.delete(end);
           timer.unsubscribe();
           release();
-          post({ kind: 'ended', c });
+          if (over) post({ kind: 'ended', c });
         };
-        const timer = scheduler.schedule(end, FREE_PERIOD_MS);
+        const timer = scheduler.schedule(() => end(), FREE_PERIOD_MS);
         owned.add(end);
         post({ kind: 'period', c, e });
       };
@@ -139,7 +141,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
       return () => {
         subscription.unsubscribe();
         channel.onmessage = null;
-        [...owned].forEach((end) => end());
+        [...owned].forEach((end) => end(false));
         channel.close();
       };
     });

@@ -110,7 +110,7 @@ describe('tabSync: the free period', () => {
 
   // Found by this spec: dispose() ends the owner's periods and posts `ended`, so closing the tab that was
   // charged ends the free period in every other tab, and the next consume there is charged again.
-  it.failing('the tab that was charged closing (dispose) leaves the period running in the others', async () => {
+  it('the tab that was charged closing (dispose) leaves the period running in the others', async () => {
     browser = new Browser();
     const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
     await a.billing.consume();
