@@ -53,11 +53,17 @@ export async function advance(pages: readonly Page[], ms: number): Promise<void>
   for (const page of pages) await page.evaluate((by) => window.__clock.advance(by), ms);
 }
 
-/** Moves each page's clocks on so that its `Date.now()` reads `wall` (not backwards). */
-export async function advanceTo(pages: readonly Page[], wall: number): Promise<void> {
-  for (const page of pages) {
-    await page.evaluate((to) => window.__clock.advance(Math.max(0, to - Date.now())), wall);
-  }
+/**
+ * Moves every page's clocks on by one amount, so that the first page's `Date.now()` reads `wall`: the pages
+ * keep reading one wall clock, as real tabs do (a tab whose clock read even 1 ms before another's charge
+ * could not date that charge's period).
+ */
+export async function advanceTo(pages: readonly Page[], wall: number): Promise<number> {
+  const [first] = pages;
+  if (first === undefined) return 0;
+  const by = Math.max(0, wall - (await first.evaluate(() => Date.now())));
+  await advance(pages, by);
+  return by;
 }
 
 /** What the page would decide for a consume now (`preview().reason`), and the seconds of free period it counts. */
