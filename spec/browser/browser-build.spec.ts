@@ -114,12 +114,10 @@ afterEach(async () => {
 describe('the browser build in Chromium, with no fetch option', () => {
   // That neither cross-fetch nor uuid reaches the bundle is checked on the built
   // package (check:bundle, check:package) and by spec/perf/size.spec.ts.
-  // Each platform file with a browser twin is bundled as the twin; web-locks.ts has none (one file for all).
   test('bundles the browser platform files', () => {
     expect(bundled.filter((path) => path.startsWith('lib/platform/')).sort()).toEqual([
       'lib/platform/default-fetch.browser.ts',
       'lib/platform/random-id.browser.ts',
-      'lib/platform/web-locks.ts',
     ]);
   });
 
