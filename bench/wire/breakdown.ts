@@ -1,5 +1,5 @@
 import crossFetch from 'cross-fetch';
-import { asyncScheduler, firstValueFrom, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { v4 as uuidv4 } from 'uuid';
 import { createClient } from '../../lib/client';
 import { startReferenceBackend } from '../../lib/testing';
@@ -82,7 +82,7 @@ export async function measureLayers({ quick = false } = {}): Promise<Layer[]> {
         }
       },
     ],
-    ['api.consume$ (+ headers, retry, decode)', () => firstValueFrom(api.consume$(uuidv4()))],
+    ['api.consume (+ headers, retry, decode)', () => api.consume(uuidv4())],
     [
       'billing.consume() (+ engine, free-period timer)',
       () => {

@@ -3,8 +3,13 @@ import type { RecoveredConsume } from '../feature-types';
 import type { BillingConsumeResult } from '../types';
 import type { Effect } from './effect';
 
-/** Runs a consume's decide-and-POST step while this tab holds the cross-tab consume lock. */
-export type Exclusive = <T>(work$: Observable<T>) => Observable<T>;
+/**
+ * Holds the cross-tab consume lock. Resolves once held, after the facts learned
+ * under it (another tab's free period) were emitted by the feature's effects
+ * and so are already in the store; the function it gives releases the lock.
+ * Rejects if `signal` aborts first.
+ */
+export type Exclusive = (signal: AbortSignal) => Promise<() => void>;
 
 /** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
 export interface ConsumeJournal {
@@ -49,8 +54,9 @@ export interface FeatureSetup {
   readonly timeoutMs: number;
   readonly retries: number;
   /**
-   * Milliseconds on a clock all tabs and reloads of a browser share: `Date.now`
-   * by default, the `scheduler`'s own clock when the user gave one.
+   * Milliseconds on a clock all tabs and reloads of a browser share: the
+   * scheduler's own `wallNow()` when it has one, `Date.now` for the default
+   * scheduler, else the given scheduler's `now()`.
    */
   readonly wallNow: () => number;
 }

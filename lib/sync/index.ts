@@ -1,3 +1,5 @@
+import { Observable } from 'rxjs';
+import { BillingError } from '../errors';
 import type { Effect } from '../engine/effect';
 import type { BillingFeature, Exclusive } from '../engine/feature';
 import type { LocksLike, SyncOptions } from '../feature-types';
@@ -31,8 +33,24 @@ export function createTabSync(
   const lockManager = locks === undefined ? defaultLocks() : locks;
   return {
     effect: shareState(channel, limits.wallNow, () => channel.close()),
-    exclusive: tabExclusive(channel, `${name}:consume`, lockManager, limits),
+    exclusive: heldWhile(tabExclusive(channel, `${name}:consume`, lockManager, limits)),
   };
+}
+
+// Until the tab lock is rewritten to the promise seam: held while a never-ending work stream runs under it.
+function heldWhile(run: ReturnType<typeof tabExclusive>): Exclusive {
+  return (signal) =>
+    new Promise((resolve, reject) => {
+      const aborted = () => {
+        lease.unsubscribe();
+        reject(new BillingError('aborted', 'consume() was aborted'));
+      };
+      const lease = run(new Observable<never>(() => resolve(() => (signal.removeEventListener('abort', aborted), lease.unsubscribe())))).subscribe({
+        error: reject,
+      });
+      if (signal.aborted) aborted();
+      else signal.addEventListener('abort', aborted);
+    });
 }
 
 /**

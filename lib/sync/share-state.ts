@@ -48,23 +48,22 @@ function newer(at: number | null, held: Asked, from: string): boolean {
 }
 
 // When the request behind a local fact went out, on the wall clock the tabs share.
-function askedAt(sentAt: number | undefined, clocks: Clocks): number {
-  return sentAt === undefined ? clocks.wallNow() : clocks.wallNow() - (clocks.now() - sentAt);
+function askedAt(clocks: Clocks): number {
+  return clocks.wallNow();
 }
 
 // Dates each field group a local fact set, if the reducer applied it as the newest answer.
 function dateLocalFact(action: BillingAction, state: BillingState, ages: Ages, clocks: Clocks): void {
   if (!('seq' in action)) return;
-  const sentAt = 'sentAt' in action ? action.sentAt : undefined;
   if (action.seq === state.freeSeq && action.type !== 'balance/loaded') {
-    Object.assign(ages.free, { at: askedAt(sentAt, clocks), from: null });
+    Object.assign(ages.free, { at: askedAt(clocks), from: null });
   }
   const usage = action.type === 'usage/loaded';
   const balanceSeq = usage ? (action.balanceSeq ?? action.seq) : action.seq;
   const touchesBalance =
     action.type !== 'consume/insufficient' && (action.type !== 'consume/charged' || action.isCredit);
   if (touchesBalance && balanceSeq === newestLedgerSeq(state.ledger)) {
-    Object.assign(ages.balance, { at: askedAt(usage ? (action.balanceSentAt ?? sentAt) : sentAt, clocks), from: null });
+    Object.assign(ages.balance, { at: askedAt(clocks), from: null });
   }
 }
 
@@ -78,7 +77,7 @@ function freshGroups(message: StateMessage, ages: Ages): { free: boolean; balanc
   return free || balance ? { free, balance } : null;
 }
 
-function adopt(message: SyncMessage, clocks: Clocks, ages: Ages): BillingAction[] {
+function adopt(message: SyncMessage, clocks: Clocks, ages: Ages, state: BillingState): BillingAction[] {
   if (message.kind !== 'state') return [];
   const fresh = freshGroups(message, ages);
   const quota = fresh === null ? null : message.quota;
@@ -90,9 +89,18 @@ function adopt(message: SyncMessage, clocks: Clocks, ages: Ages): BillingAction[
         ? 0
         : message.freePeriodEnd - clocks.wallNow();
   if (quota === null && !(remaining > 0)) return [];
-  return [
-    { type: 'tab/shared', quota, ...(fresh === null ? {} : { fresh }), now: clocks.now(), remainingMs: remaining },
-  ];
+  const now = clocks.now();
+  const actions: BillingAction[] = [];
+  if (quota !== null && fresh !== null) {
+    // Per field group: just above the newest answer applied, so an older local answer cannot roll it
+    // back, but below any local request already sent for that group (the next integer), whose answer
+    // wins. A group the other tab has older news of ranks 0.
+    const seq = fresh.free ? Math.floor(state.freeSeq) + 0.5 : 0;
+    const balanceSeq = fresh.balance ? Math.floor(newestLedgerSeq(state.ledger)) + 0.5 : 0;
+    actions.push({ type: 'usage/loaded', seq, balanceSeq, quota, now, relayed: true });
+  }
+  if (remaining > 0) actions.push({ type: 'freePeriod/adopted', now, remainingMs: remaining });
+  return actions;
 }
 
 /**
@@ -126,7 +134,7 @@ export function shareState(channel: TabChannel, wallNow: () => number, onClose: 
       tap((message) => {
         if (message.kind === 'hello') share(true);
       }),
-      mergeMap((message) => from(adopt(message, clocks, ages))),
+      mergeMap((message) => from(adopt(message, clocks, ages, state$.value))),
     );
     const hello$ = defer(() => {
       channel.hello(scheduler.now());

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { BillingError } from '../errors';
 import { BACKEND_CODES, PATHS, type Envelope } from '../wire';
 import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
 import type { HeaderRecord } from './headers';
@@ -10,11 +11,36 @@ import { backendError } from './status-error';
 export type ConsumeAnswer =
   ({ readonly kind: 'charged' } & ConsumeData) | { readonly kind: 'insufficient' } | { readonly kind: 'blacklisted' };
 
-/** The three backend calls of the spec, nothing else. */
+/** What each call may take. */
+export interface CallOptions {
+  /** Aborting it aborts this request only; rejects with BillingError('aborted'). */
+  readonly signal?: AbortSignal;
+  /** Called as each attempt goes out (retries included), so the engine can number answers by send order. */
+  readonly onSend?: () => void;
+}
+
+/** The three backend calls of the spec, nothing else; every rejection is a `BillingError`. */
 export interface BillingApi {
-  freeCount$(onSend?: () => void): Observable<FreeCount>;
-  balance$(onSend?: () => void): Observable<number>;
-  consume$(externalId: string, onSend?: () => void): Observable<ConsumeAnswer>;
+  freeCount(options?: CallOptions): Promise<FreeCount>;
+  balance(options?: CallOptions): Promise<number>;
+  consume(externalId: string, options?: CallOptions): Promise<ConsumeAnswer>;
+}
+
+// One call as a promise: its own subscription, cut by its own signal only.
+function promised<T>(call$: Observable<T>, signal: AbortSignal | undefined): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) return reject(new BillingError('aborted', 'The call was aborted'));
+    const abort = () => {
+      subscription.unsubscribe();
+      reject(new BillingError('aborted', 'The call was aborted'));
+    };
+    const done = () => signal?.removeEventListener('abort', abort);
+    const subscription = call$.subscribe({
+      next: (value) => (done(), resolve(value)),
+      error: (error: unknown) => (done(), reject(error)),
+    });
+    if (!subscription.closed) signal?.addEventListener('abort', abort);
+  });
 }
 
 function callOf(config: TransportConfig, method: Call['method'], path: string, query = ''): Call {
@@ -67,7 +93,7 @@ function waves(config: TransportConfig): () => Promise<void> {
  * @example
  * ```ts
  * const api = createBillingApi({ baseUrl, headers, fetch, scheduler, timeoutMs: 10_000, policy }, 'poster');
- * api.balance$().subscribe((balance) => console.log(balance));
+ * console.log(await api.balance());
  * ```
  */
 export function createBillingApi(config: TransportConfig, appKey: string): BillingApi {
@@ -82,9 +108,12 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
   // The same text JSON.stringify gives for { module, external_id }, with the module encoded once.
   const bodyStart = `{"module":${JSON.stringify(module)},"external_id":`;
   return {
-    freeCount$: (onSend) => call$(context, freeCount, readFreeCount, onSend),
-    balance$: (onSend) => call$(context, balance, readBalance, onSend),
-    consume$: (externalId, onSend) =>
-      call$(context, { ...consume, body: `${bodyStart}${JSON.stringify(externalId)}}` }, readConsume, onSend),
+    freeCount: (options) => promised(call$(context, freeCount, readFreeCount, options?.onSend), options?.signal),
+    balance: (options) => promised(call$(context, balance, readBalance, options?.onSend), options?.signal),
+    consume: (externalId, options) =>
+      promised(
+        call$(context, { ...consume, body: `${bodyStart}${JSON.stringify(externalId)}}` }, readConsume, options?.onSend),
+        options?.signal,
+      ),
   };
 }
