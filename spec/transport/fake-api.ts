@@ -1,4 +1,11 @@
-import { createBillingApi, type BillingApi } from '../../lib/transport/billing-api';
+import { Observable } from 'rxjs';
+import {
+  createBillingApi,
+  type BillingApi,
+  type CallOptions,
+  type ConsumeAnswer,
+} from '../../lib/transport/billing-api';
+import type { FreeCount } from '../../lib/transport/decode';
 import type { TransportConfig } from '../../lib/transport/request';
 import { defaultRetryPolicy } from '../../lib/transport/retry-policy';
 import type { FetchLike } from '../../lib/types';
@@ -53,11 +60,41 @@ export function fakeFetch(answer: (sent: Sent, index: number) => Answer): { fetc
   return { fetch, sent };
 }
 
+/** The api as these specs drive it: each call an Observable, unsubscribing aborts that call alone. */
+export interface ObservedApi {
+  freeCount$(onSend?: () => void): Observable<FreeCount>;
+  balance$(onSend?: () => void): Observable<number>;
+  consume$(externalId: string, onSend?: () => void): Observable<ConsumeAnswer>;
+}
+
+function observed<T>(call: (options: CallOptions) => Promise<T>, onSend?: () => void): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const controller = new AbortController();
+    call({ signal: controller.signal, onSend }).then(
+      (value) => {
+        subscriber.next(value);
+        subscriber.complete();
+      },
+      (error: unknown) => subscriber.error(error),
+    );
+    return () => controller.abort();
+  });
+}
+
+/** The promise api (seam S1) seen as Observables. */
+export function observedApi(api: BillingApi): ObservedApi {
+  return {
+    freeCount$: (onSend) => observed((options) => api.freeCount(options), onSend),
+    balance$: (onSend) => observed((options) => api.balance(options), onSend),
+    consume$: (externalId, onSend) => observed((options) => api.consume(externalId, options), onSend),
+  };
+}
+
 /** An api on a virtual clock with a pinned jitter (half the ceiling) and two retries. */
 export function fakeApi(
   fetch: FetchLike,
   config: Partial<TransportConfig> = {},
-): { api: BillingApi; clock: VirtualClock } {
+): { api: ObservedApi; clock: VirtualClock } {
   const clock = new VirtualClock();
   const api = createBillingApi(
     {
@@ -71,7 +108,7 @@ export function fakeApi(
     },
     'poster',
   );
-  return { api, clock };
+  return { api: observedApi(api), clock };
 }
 
 /** The first value or the error of an Observable, as a settled record (never a rejected promise). */

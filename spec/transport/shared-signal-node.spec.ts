@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { asyncScheduler, firstValueFrom } from 'rxjs';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
 import { createBillingApi } from '../../lib/transport/billing-api';
+import { observedApi } from './fake-api';
 import { defaultRetryPolicy } from '../../lib/transport/retry-policy';
 import type { FetchLike } from '../../lib/types';
 
@@ -31,16 +32,18 @@ describe("shared abort signals under Node's own fetch", () => {
       if (init?.signal) signals.add(init.signal);
       return globalThis.fetch(input, init);
     };
-    const api = createBillingApi(
-      {
-        baseUrl: backend.url,
-        headers: { Authorization: `Bearer ${TOKEN}` },
-        fetch,
-        scheduler: asyncScheduler,
-        timeoutMs: 10_000,
-        policy: { ...defaultRetryPolicy, retries: 0 },
-      },
-      'signals',
+    const api = observedApi(
+      createBillingApi(
+        {
+          baseUrl: backend.url,
+          headers: { Authorization: `Bearer ${TOKEN}` },
+          fetch,
+          scheduler: asyncScheduler,
+          timeoutMs: 10_000,
+          policy: { ...defaultRetryPolicy, retries: 0 },
+        },
+        'signals',
+      ),
     );
     for (let i = 0; i < 30; i++) await firstValueFrom(api.consume$(`op-${i}`));
     await Promise.all(Array.from({ length: 30 }, () => firstValueFrom(api.balance$())));

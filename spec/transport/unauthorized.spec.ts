@@ -146,6 +146,7 @@ describe('401 recovery (onUnauthorized)', () => {
     clock.advanceBy(9_999);
     expect(result.done).toBe(false);
     clock.advanceBy(1);
+    await settle(); // the promise seam (S1) settles a microtask later
     expect(httpError(result.error)).toMatchObject({ code: 'http', status: 401 });
     expect(sent).toHaveLength(1);
     expect(clock.pending).toBe(0);
