@@ -10,7 +10,8 @@ import type { Quota } from './state';
 export type BillingAction =
   | { readonly type: 'usage/started' }
   // `seq` numbers the free-count request; `balanceSeq`, where it differs, the balance request of the pair.
-  // `relayed`: learned from elsewhere (another tab), not answered to a fetch of this client.
+  // `relayed`: learned from elsewhere (another tab), not answered to a fetch of this client; with
+  // `remainingMs`, a free period learned with it, as in `freePeriod/adopted` (one change for listeners).
   | {
       readonly type: 'usage/loaded';
       readonly seq: number;
@@ -18,6 +19,7 @@ export type BillingAction =
       readonly quota: Quota;
       readonly now: number;
       readonly relayed?: boolean;
+      readonly remainingMs?: number;
     }
   | { readonly type: 'usage/failed'; readonly error: BillingError }
   // A usage snapshot given at creation (`bootstrap`): older than any answer, `fetchedAt` on the scheduler's clock.

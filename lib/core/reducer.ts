@@ -40,8 +40,10 @@ function adopted(state: BillingState, now: number, remainingMs: number): Billing
 
 function reduceQuota(state: BillingState, action: BillingAction): BillingState {
   switch (action.type) {
-    case 'usage/loaded':
-      return loaded(state, action.seq, action.balanceSeq ?? action.seq, action.quota);
+    case 'usage/loaded': {
+      const next = loaded(state, action.seq, action.balanceSeq ?? action.seq, action.quota);
+      return action.remainingMs === undefined ? next : adopted(next, action.now, action.remainingMs);
+    }
     case 'usage/bootstrapped':
       // Numbered 0: every answer of this client is newer.
       return adopted(loaded(state, 0, 0, action.quota), action.now, action.remainingMs);

@@ -90,17 +90,17 @@ function adopt(message: SyncMessage, clocks: Clocks, ages: Ages, state: BillingS
         : message.freePeriodEnd - clocks.wallNow();
   if (quota === null && !(remaining > 0)) return [];
   const now = clocks.now();
-  const actions: BillingAction[] = [];
+  const period = remaining > 0 ? { remainingMs: remaining } : {};
   if (quota !== null && fresh !== null) {
     // Per field group: just above the newest answer applied, so an older local answer cannot roll it
     // back, but below any local request already sent for that group (the next integer), whose answer
     // wins. A group the other tab has older news of ranks 0.
     const seq = fresh.free ? Math.floor(state.freeSeq) + 0.5 : 0;
     const balanceSeq = fresh.balance ? Math.floor(newestLedgerSeq(state.ledger)) + 0.5 : 0;
-    actions.push({ type: 'usage/loaded', seq, balanceSeq, quota, now, relayed: true });
+    // One action, so listeners see one change.
+    return [{ type: 'usage/loaded', seq, balanceSeq, quota, now, relayed: true, ...period }];
   }
-  if (remaining > 0) actions.push({ type: 'freePeriod/adopted', now, remainingMs: remaining });
-  return actions;
+  return remaining > 0 ? [{ type: 'freePeriod/adopted', now, remainingMs: remaining }] : [];
 }
 
 /**
@@ -123,7 +123,7 @@ export function shareState(channel: TabChannel, wallNow: () => number, onClose: 
       }
     };
     const publish$ = action$.pipe(
-      filter((action) => LOCAL_FACTS.has(action.type)),
+      filter((action) => LOCAL_FACTS.has(action.type) && !(action.type === 'usage/loaded' && action.relayed)),
       tap((action) => {
         dateLocalFact(action, state$.value, ages, clocks);
         share();
