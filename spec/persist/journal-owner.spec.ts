@@ -185,6 +185,8 @@ describe('storage: a tab opened with a copy of the storage (window.open, "Duplic
       expect(copied.items.has(KEY)).toBe(false);
 
       wire.release();
+      await settle();
+      wire.release(); // the balance refresh that follows a refusal (issue 18 item 11)
       await expect(pending).resolves.toMatchObject({ code: 'insufficient_credits', externalId: 'refused-1' });
       copy.billing.dispose();
       opener.billing.dispose();
