@@ -23,7 +23,8 @@ function wallClock(scheduler: SchedulerLike): () => number {
 // The opt-in features bring their own code; without them the engine is exactly the core.
 function featuresOf(resolved: ResolvedOptions, setup: FeatureSetup): FeatureParts[] {
   const parts: FeatureParts[] = [];
-  for (const feature of [resolved.storage, resolved.sync]) if (feature !== undefined) parts.push(feature.install(setup));
+  for (const feature of [resolved.storage, resolved.sync])
+    if (feature !== undefined) parts.push(feature.install(setup));
   return parts;
 }
 
@@ -78,7 +79,9 @@ export function createClient(options: ClientOptions): Client {
   const live = engine;
   // Each refetch joins a usage fetch in flight, as getUsage() does; a failure shows in the status.
   if (resolved.refetch !== undefined) {
-    live.onDispose(armRefetch(resolved.refetch, { refetch: () => void live.getUsage().catch(() => undefined), scheduler }));
+    live.onDispose(
+      armRefetch(resolved.refetch, { refetch: () => void live.getUsage().catch(() => undefined), scheduler }),
+    );
   }
   const billing: BillingModule = {
     getUsage: (options) => live.getUsage(options),

@@ -67,6 +67,7 @@ export function devtoolsState(state: BillingState, now: number, wallNow: () => n
   return {
     usage: toUsageInfo(state, now),
     status: { ...status, error: safe(status.error) } as BillingStatus,
-    freePeriodEndsAt: freePeriodEnd !== null && freePeriodEnd > now ? Math.round(wallNow() + freePeriodEnd - now) : null,
+    freePeriodEndsAt:
+      freePeriodEnd !== null && freePeriodEnd > now ? Math.round(wallNow() + freePeriodEnd - now) : null,
   };
 }

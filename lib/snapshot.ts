@@ -19,7 +19,13 @@ import { BillingError } from './errors';
  */
 export interface BillingSnapshot {
   v: 1;
-  usage: { isEnabled: boolean; freeRemaining: number; freeTotal: number; creditsPerUse: number; creditsBalance: number };
+  usage: {
+    isEnabled: boolean;
+    freeRemaining: number;
+    freeTotal: number;
+    creditsPerUse: number;
+    creditsBalance: number;
+  };
   /** Wall-clock ms when that usage was answered. */
   fetchedAt: number;
   /** Wall-clock ms; `null` when no free period is active. */
@@ -76,5 +82,11 @@ export function restoreAction(snapshot: BillingSnapshot, now: number, wall: numb
   // Field by field: a snapshot must not bring keys of its own into the cache.
   const { isEnabled, freeRemaining, freeTotal, creditsPerUse, creditsBalance } = usage;
   const quota = { isEnabled, freeRemaining, freeTotal, creditsPerUse, creditsBalance };
-  return { type: 'usage/bootstrapped', quota, now, fetchedAt: now - Math.max(0, wall - fetchedAt), remainingMs: end - wall };
+  return {
+    type: 'usage/bootstrapped',
+    quota,
+    now,
+    fetchedAt: now - Math.max(0, wall - fetchedAt),
+    remainingMs: end - wall,
+  };
 }

@@ -6,6 +6,9 @@ import type { Quota } from './state';
  * Every fact the reducer learns, as a discriminated union on `type`. Time and
  * request sequence numbers arrive inside the actions: the reducer reads no
  * clock. The status (loading, pending, error) is folded from the same facts.
+ * `sentAt`/`balanceSentAt` (scheduler time the answered request went out) are
+ * read only by today's tab sync to rank what tabs share; they go with its
+ * rewrite (seam S3). The reducer does not read them.
  */
 export type BillingAction =
   | { readonly type: 'usage/started' }
@@ -20,6 +23,8 @@ export type BillingAction =
       readonly now: number;
       readonly relayed?: boolean;
       readonly remainingMs?: number;
+      readonly sentAt?: number;
+      readonly balanceSentAt?: number;
     }
   | { readonly type: 'usage/failed'; readonly error: BillingError }
   // A usage snapshot given at creation (`bootstrap`): older than any answer, `fetchedAt` on the scheduler's clock.
@@ -30,7 +35,7 @@ export type BillingAction =
       readonly fetchedAt: number;
       readonly remainingMs: number;
     }
-  | { readonly type: 'balance/loaded'; readonly seq: number; readonly balance: number }
+  | { readonly type: 'balance/loaded'; readonly seq: number; readonly balance: number; readonly sentAt?: number }
   | { readonly type: 'balance/failed'; readonly error: BillingError }
   | { readonly type: 'consume/sent'; readonly externalId: string }
   | {
@@ -39,8 +44,9 @@ export type BillingAction =
       readonly now: number;
       readonly freeRemaining: number;
       readonly isCredit: boolean;
+      readonly sentAt?: number;
     }
-  | { readonly type: 'consume/insufficient'; readonly seq: number }
+  | { readonly type: 'consume/insufficient'; readonly seq: number; readonly sentAt?: number }
   // The caller has its outcome. `open`: its POST was sent and no answer fact closed it (blacklisted, failed).
   | {
       readonly type: 'consume/settled';

@@ -34,7 +34,11 @@ export class ConsumeCall {
     public externalId: string | undefined,
     /** Left unanswered by an earlier page: always asks the backend, whatever the free period says. */
     readonly replay: boolean,
-    private readonly onSettled: (call: ConsumeCall, result: BillingConsumeResult | null, error: BillingError | null) => void,
+    private readonly onSettled: (
+      call: ConsumeCall,
+      result: BillingConsumeResult | null,
+      error: BillingError | null,
+    ) => void,
   ) {
     this.promise = new Promise((resolve, reject) => {
       this.resolved = resolve;
@@ -99,15 +103,15 @@ export async function runConsume(engine: Engine, call: ConsumeCall): Promise<voi
       // 6. The POST, numbered as each attempt goes out.
       engine.dispatch({ type: 'consume/sent', externalId });
       call.open = true;
-      let seq = 0;
-      const answer = await engine.api.consume(externalId, { signal, onSend: () => (seq = engine.nextSeq()) });
+      const sent = { seq: 0, sentAt: 0 };
+      const answer = await engine.api.consume(externalId, { signal, onSend: () => engine.stamp(sent) });
       // 7. The answer, as facts.
       if (answer.kind === 'charged') {
         const { freeRemaining, isCredit } = answer;
         call.open = false;
         call.charged = true;
         call.known = { result: { freeRemaining, isCredit, isBlacklisted: false }, error: null };
-        engine.dispatch({ type: 'consume/charged', seq, now: engine.now(), freeRemaining, isCredit });
+        engine.dispatch({ type: 'consume/charged', ...sent, now: engine.now(), freeRemaining, isCredit });
         refresh = isCredit;
       } else if (answer.kind === 'insufficient') {
         call.open = false;
@@ -115,7 +119,7 @@ export async function runConsume(engine: Engine, call: ConsumeCall): Promise<voi
           backendCode: BACKEND_CODES.insufficient,
         });
         call.known = { result: null, error };
-        engine.dispatch({ type: 'consume/insufficient', seq });
+        engine.dispatch({ type: 'consume/insufficient', ...sent });
         refresh = true;
       } else {
         call.known = { result: unchargedResult(engine.state, true), error: null };

@@ -40,7 +40,14 @@ export interface EngineSetup {
 
 type Settled = Extract<BillingAction, { type: 'consume/settled' }>;
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
-const UNSENT = { type: 'consume/settled', externalId: null, result: null, error: null, charged: false, open: false } as const;
+const UNSENT = {
+  type: 'consume/settled',
+  externalId: null,
+  result: null,
+  error: null,
+  charged: false,
+  open: false,
+} as const;
 
 /**
  * One client's store and its operations: the state is a `BehaviorSubject`
@@ -103,7 +110,8 @@ export class Engine {
     this.freePeriodRemaining$ = freePeriodRemainingView(state$, scheduler);
     if (setup.bootstrap) this.dispatch(restoreAction(setup.bootstrap, this.now(), setup.wallNow()));
     try {
-      this.devtools = setup.devtools?.connect(setup.scope, devtoolsState(this.state, this.now(), setup.wallNow)) ?? null;
+      this.devtools =
+        setup.devtools?.connect(setup.scope, devtoolsState(this.state, this.now(), setup.wallNow)) ?? null;
     } catch {
       // A debugging aid never breaks billing.
     }
@@ -125,8 +133,10 @@ export class Engine {
     return this.setup.scheduler.now();
   }
 
-  nextSeq(): number {
-    return ++this.seq;
+  /** Numbers a request attempt as it goes out (a retry is newer than what was sent before it). */
+  stamp(sent: { seq: number; sentAt: number }): void {
+    sent.seq = ++this.seq;
+    sent.sentAt = this.now();
   }
 
   /** Applies a fact: the reducer, then the views, DevTools, the events, and the effects watching action$. */

@@ -85,14 +85,24 @@ export class Flight<T> {
 export async function fetchUsage(engine: Engine, controller: AbortController): Promise<void> {
   const { signal } = controller;
   engine.dispatch({ type: 'usage/started' });
-  let seq = 0;
-  let balanceSeq = 0;
+  const free = { seq: 0, sentAt: 0 };
+  const balance = { seq: 0, sentAt: 0 };
   try {
     const [count, creditsBalance] = await Promise.all([
-      engine.api.freeCount({ signal, onSend: () => (seq = engine.nextSeq()) }),
-      engine.api.balance({ signal, onSend: () => (balanceSeq = engine.nextSeq()) }),
+      engine.api.freeCount({ signal, onSend: () => engine.stamp(free) }),
+      engine.api.balance({ signal, onSend: () => engine.stamp(balance) }),
     ]);
-    engine.dispatch({ type: 'usage/loaded', seq, balanceSeq, quota: { ...count, creditsBalance }, now: engine.now() });
+    const quota = { ...count, creditsBalance };
+    const { seq, sentAt } = free;
+    engine.dispatch({
+      type: 'usage/loaded',
+      seq,
+      balanceSeq: balance.seq,
+      quota,
+      now: engine.now(),
+      sentAt,
+      balanceSentAt: balance.sentAt,
+    });
   } catch (error) {
     controller.abort();
     engine.dispatch({ type: 'usage/failed', error: error as BillingError });
@@ -102,10 +112,10 @@ export async function fetchUsage(engine: Engine, controller: AbortController): P
 
 /** The balance request (`refreshCredits()`, `getBalance()`, the refresh after a charge or a refusal). */
 export async function fetchBalance(engine: Engine, { signal }: AbortController): Promise<number> {
-  let seq = 0;
+  const sent = { seq: 0, sentAt: 0 };
   try {
-    const balance = await engine.api.balance({ signal, onSend: () => (seq = engine.nextSeq()) });
-    engine.dispatch({ type: 'balance/loaded', seq, balance });
+    const balance = await engine.api.balance({ signal, onSend: () => engine.stamp(sent) });
+    engine.dispatch({ type: 'balance/loaded', ...sent, balance });
     return balance;
   } catch (error) {
     engine.dispatch({ type: 'balance/failed', error: error as BillingError });

@@ -45,7 +45,9 @@ function heldWhile(run: ReturnType<typeof tabExclusive>): Exclusive {
         lease.unsubscribe();
         reject(new BillingError('aborted', 'consume() was aborted'));
       };
-      const lease = run(new Observable<never>(() => resolve(() => (signal.removeEventListener('abort', aborted), lease.unsubscribe())))).subscribe({
+      const lease = run(
+        new Observable<never>(() => resolve(() => (signal.removeEventListener('abort', aborted), lease.unsubscribe()))),
+      ).subscribe({
         error: reject,
       });
       if (signal.aborted) aborted();

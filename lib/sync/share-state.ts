@@ -48,22 +48,23 @@ function newer(at: number | null, held: Asked, from: string): boolean {
 }
 
 // When the request behind a local fact went out, on the wall clock the tabs share.
-function askedAt(clocks: Clocks): number {
-  return clocks.wallNow();
+function askedAt(sentAt: number | undefined, clocks: Clocks): number {
+  return sentAt === undefined ? clocks.wallNow() : clocks.wallNow() - (clocks.now() - sentAt);
 }
 
 // Dates each field group a local fact set, if the reducer applied it as the newest answer.
 function dateLocalFact(action: BillingAction, state: BillingState, ages: Ages, clocks: Clocks): void {
   if (!('seq' in action)) return;
+  const sentAt = 'sentAt' in action ? action.sentAt : undefined;
   if (action.seq === state.freeSeq && action.type !== 'balance/loaded') {
-    Object.assign(ages.free, { at: askedAt(clocks), from: null });
+    Object.assign(ages.free, { at: askedAt(sentAt, clocks), from: null });
   }
   const usage = action.type === 'usage/loaded';
   const balanceSeq = usage ? (action.balanceSeq ?? action.seq) : action.seq;
   const touchesBalance =
     action.type !== 'consume/insufficient' && (action.type !== 'consume/charged' || action.isCredit);
   if (touchesBalance && balanceSeq === newestLedgerSeq(state.ledger)) {
-    Object.assign(ages.balance, { at: askedAt(clocks), from: null });
+    Object.assign(ages.balance, { at: askedAt(usage ? (action.balanceSentAt ?? sentAt) : sentAt, clocks), from: null });
   }
 }
 

@@ -112,7 +112,12 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
     balance: (options) => promised(call$(context, balance, readBalance, options?.onSend), options?.signal),
     consume: (externalId, options) =>
       promised(
-        call$(context, { ...consume, body: `${bodyStart}${JSON.stringify(externalId)}}` }, readConsume, options?.onSend),
+        call$(
+          context,
+          { ...consume, body: `${bodyStart}${JSON.stringify(externalId)}}` },
+          readConsume,
+          options?.onSend,
+        ),
         options?.signal,
       ),
   };

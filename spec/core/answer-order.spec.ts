@@ -83,7 +83,12 @@ describe('reduce(): answers in any order, the first usage answer included', () =
               return { type: 'consume/charged', seq, now: 0, freeRemaining: a.free, isCredit: a.credit };
             }
             if (a.kind === 'balance') return { type: 'balance/loaded', seq, balance: a.value };
-            return { type: 'usage/loaded', now: 0, seq, quota: { ...quota, freeRemaining: a.free, creditsBalance: a.value } };
+            return {
+              type: 'usage/loaded',
+              now: 0,
+              seq,
+              quota: { ...quota, freeRemaining: a.free, creditsBalance: a.value },
+            };
           });
           const state = run(actions);
           const firstUsage = answers.findIndex((a) => a.kind === 'usage');

@@ -18,7 +18,13 @@ const loaded = (now: number, relayed = false): BillingAction => ({
 });
 const usageFailed = (error: BillingError): BillingAction => ({ type: 'usage/failed', error });
 const sent: BillingAction = { type: 'consume/sent', externalId: 'op' };
-const charged = (): BillingAction => ({ type: 'consume/charged', seq: ++seq, now: 0, freeRemaining: 0, isCredit: false });
+const charged = (): BillingAction => ({
+  type: 'consume/charged',
+  seq: ++seq,
+  now: 0,
+  freeRemaining: 0,
+  isCredit: false,
+});
 const settled = (error: BillingError | null, open = false): BillingAction => ({
   type: 'consume/settled',
   externalId: 'op',
@@ -30,7 +36,8 @@ const settled = (error: BillingError | null, open = false): BillingAction => ({
 const refreshed: BillingAction = { type: 'balance/loaded', seq: 0, balance: 1 };
 const refreshFailed = (error: BillingError): BillingAction => ({ type: 'balance/failed', error });
 
-const fold = (actions: BillingAction[], from: BillingState = initialState): BillingState => actions.reduce(reduce, from);
+const fold = (actions: BillingAction[], from: BillingState = initialState): BillingState =>
+  actions.reduce(reduce, from);
 // The views a status$ would emit: one per change, none for an action that changes nothing.
 function emitted(actions: BillingAction[]): BillingStatus[] {
   const views = [initialState.status];
@@ -127,7 +134,8 @@ describe('the status, folded by the reducer', () => {
   });
 
   it('returns the same state and view when nothing changes, and frozen views otherwise', () => {
-    for (const action of [settled(null), refreshed]) expect(reduce(initialState, action).status).toBe(initialState.status);
+    for (const action of [settled(null), refreshed])
+      expect(reduce(initialState, action).status).toBe(initialState.status);
     const loading = reduce(initialState, started);
     const twice = reduce(loading, started);
     expect(twice).not.toBe(loading); // two fetches now
