@@ -50,7 +50,6 @@ export function createClient(options: ClientOptions): Client {
   const scheduler = resolved.scheduler ?? monotonicScheduler;
   const wallNow = wallClock(scheduler);
   const { scope, timeoutMs, retries } = resolved;
-  let engine: Engine | undefined;
   const api = createBillingApi(
     {
       baseUrl: resolved.baseUrl,
@@ -61,11 +60,12 @@ export function createClient(options: ClientOptions): Client {
       policy: { ...defaultRetryPolicy, retries },
       onUnauthorized: resolved.onUnauthorized,
       // The transport numbers attempts (2 is the first retry); the event counts retries.
-      onRetry: ({ attempt, delayMs, path }) => engine?.retried(attempt - 1, delayMs, path),
+      // Called only once a request is under way, so after the engine exists.
+      onRetry: ({ attempt, delayMs, path }) => live.retried(attempt - 1, delayMs, path),
     },
     resolved.appKey,
   );
-  engine = new Engine({
+  const live: Engine = new Engine({
     api,
     scheduler,
     wallNow,
@@ -76,7 +76,6 @@ export function createClient(options: ClientOptions): Client {
     bootstrap: resolved.bootstrap,
     devtools: resolved.devtools,
   });
-  const live = engine;
   // Each refetch joins a usage fetch in flight, as getUsage() does; a failure shows in the status.
   if (resolved.refetch !== undefined) {
     live.onDispose(
