@@ -1,4 +1,4 @@
-import { foldStatus } from '../status/billing-status';
+import type { BillingError } from '../errors';
 import type { BillingAction } from './actions';
 import { answered, balanceOf, debited } from './balance-ledger';
 import { FREE_PERIOD_MS, type BalanceLedger, type BillingState } from './state';
@@ -36,6 +36,79 @@ function adopted(state: BillingState, now: number, remainingMs: number): Billing
   const end = now + remaining;
   if (state.freePeriodEnd !== null && state.freePeriodEnd >= end) return state;
   return { ...state, freePeriodEnd: end };
+}
+
+type Call = NonNullable<BillingState['failed']>;
+
+/**
+ * The status part of the reducer: `state` (its quota already folded) with the
+ * status after `action`; the same object when nothing changed, so `status$`
+ * emits only on change. The caller's own doing (`aborted`, `disposed`, a bad
+ * argument refused before anything was sent) is no error of billing;
+ * `insufficient_credits` is an answer, a success.
+ */
+function foldStatus(state: BillingState, action: BillingAction): BillingState {
+  let { fetches, failed } = state;
+  let { fetchedAt, pending, error } = state.status;
+  const settled = (call: Call, err: BillingError | null) => {
+    const code = err?.code;
+    if (err === null || code === 'insufficient_credits') {
+      // getUsage also fetches the balance, so its success clears a failed refresh too.
+      if (failed === call || (call === 'usage' && failed === 'refresh')) failed = error = null;
+    } else if (code !== 'aborted' && code !== 'disposed') {
+      failed = call;
+      error = err;
+    }
+  };
+  switch (action.type) {
+    case 'usage/started':
+      fetches++;
+      break;
+    case 'usage/loaded':
+      if (!action.relayed) {
+        fetches--;
+        fetchedAt = action.now;
+        settled('usage', null);
+      } else if (!state.status.loaded) fetchedAt = action.now;
+      break;
+    case 'usage/failed':
+      fetches--;
+      settled('usage', action.error);
+      break;
+    case 'usage/bootstrapped':
+      fetchedAt = action.fetchedAt;
+      break;
+    case 'balance/loaded':
+      settled('refresh', null);
+      break;
+    case 'balance/failed':
+      settled('refresh', action.error);
+      break;
+    case 'consume/sent':
+      pending++;
+      break;
+    case 'consume/charged':
+    case 'consume/insufficient':
+      pending--;
+      break;
+    case 'consume/settled':
+      if (action.open) pending--;
+      if (action.open || action.error?.code !== 'invalid_argument') settled('consume', action.error);
+  }
+  fetches = Math.max(fetches, 0);
+  pending = Math.max(pending, 0);
+  const loaded = state.quota !== null;
+  const loading = fetches > 0;
+  const s = state.status;
+  const same =
+    s.loaded === loaded &&
+    s.loading === loading &&
+    s.fetchedAt === fetchedAt &&
+    s.pending === pending &&
+    s.error === error;
+  if (same && fetches === state.fetches && failed === state.failed) return state;
+  const status = same ? s : Object.freeze({ loaded, loading, fetchedAt, pending, error });
+  return { ...state, status, fetches, failed };
 }
 
 function reduceQuota(state: BillingState, action: BillingAction): BillingState {
