@@ -48,6 +48,10 @@ type Call = NonNullable<BillingState['failed']>;
  * `insufficient_credits` is an answer, a success.
  */
 function foldStatus(state: BillingState, action: BillingAction): BillingState {
+  // The free consume's hot path: a success that clears nothing changes nothing.
+  if (action.type === 'consume/settled' && action.error === null && !action.open && state.failed !== 'consume') {
+    return state;
+  }
   let { fetches, failed } = state;
   let { fetchedAt, pending, error } = state.status;
   const settled = (call: Call, err: BillingError | null) => {

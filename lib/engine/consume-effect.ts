@@ -64,11 +64,16 @@ export class ConsumeCall {
     this.rejected(told);
   }
 
-  /** Settles with what the backend answered, else with `error` (an abort, `dispose()`). */
+  /** Settles with what the backend answered, else with `error`. */
   end(error: BillingError): void {
     const known = this.known;
     if (known?.result) this.resolve(known.result);
     else this.reject(known?.error ?? error);
+  }
+
+  /** An abort or `dispose()`: settles as {@link end} does and stops this consume's work. */
+  stop(error: BillingError): void {
+    this.end(error);
     this.controller.abort();
   }
 }

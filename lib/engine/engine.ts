@@ -157,7 +157,8 @@ export class Engine {
     }
     // Built only while someone listens.
     if (this.hub.active()) for (const event of eventsOf(action, before, after, this.now())) this.hub.emit(event);
-    this.action$.next(action);
+    // Only the features' effects read action$: a free consume with none costs no delivery.
+    if (this.action$.observed) this.action$.next(action);
   }
 
   assertLive(): void {
@@ -255,7 +256,7 @@ export class Engine {
       this.forget(settled.externalId);
     });
     // Until the backend has answered, an abort fails the call; after, the answer stands.
-    const abort = () => call.end(new BillingError('aborted', 'consume() was aborted'));
+    const abort = () => call.stop(new BillingError('aborted', 'consume() was aborted'));
     this.queued++;
     this.live.add(call);
     if (signal?.aborted) abort();
@@ -271,7 +272,7 @@ export class Engine {
     this.last = this.snapshot();
     // Pending calls settle first (an answered consume with its answer) and clear the journal,
     // synchronously; then the effects, the requests and the timers go.
-    for (const call of [...this.live]) call.end(disposedError());
+    for (const call of [...this.live]) call.stop(disposedError());
     this.disposed = true;
     this.usage.stop(disposedError());
     this.balance.stop(disposedError());
