@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { BillingPreview } from './core/preview';
 import type { BillingEvent } from './events/billing-event';
 import type { RecoveredConsume } from './feature-types';
+import type { BillingSnapshot } from './snapshot';
 import type { BillingStatus } from './status/billing-status';
 import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsageOptions, UsageInfo } from './types';
 
@@ -49,6 +50,12 @@ export interface BillingModule {
   readonly events$: Observable<BillingEvent>;
   /** What the next consume would cost, from the cache and the same decision as `check()`; no request. */
   preview(): BillingPreview;
+  /**
+   * The cached usage and free period as plain JSON, for another client's
+   * `bootstrap` (a page rendered on the server); `null` before the first
+   * answer; after `dispose()`, the last one. Never carries a header value.
+   */
+  snapshot(): BillingSnapshot | null;
   /** Cancels timers and requests, completes the observables; later calls fail with `disposed`. */
   dispose(): void;
 }

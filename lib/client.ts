@@ -1,8 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Client, BillingModule } from './client-types';
 import { Engine } from './engine/engine';
-import { Monitor } from './engine/monitor';
-import type { FeatureParts } from './engine/feature';
+import type { FeatureParts, FeatureSetup } from './engine/feature';
 import { BillingError } from './errors';
 import { resolveOptions, type ClientOptions, type ResolvedOptions } from './options';
 import { defaultFetch } from './platform/default-fetch';
@@ -12,21 +11,17 @@ import { monotonicScheduler } from './scheduler';
 import { createBillingApi } from './transport/billing-api';
 import { defaultRetryPolicy } from './transport/retry-policy';
 
+// A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
+// where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
+// whose monotonic clock has an origin per page, else the given scheduler's clock.
+function wallClock(scheduler: SchedulerLike): () => number {
+  const own = (scheduler as { wallNow?: () => number }).wallNow;
+  if (typeof own === 'function') return () => own.call(scheduler);
+  return scheduler === monotonicScheduler ? Date.now : () => scheduler.now();
+}
+
 // The opt-in features bring their own code; without them the engine is exactly the core.
-function featuresOf(resolved: ResolvedOptions, scheduler: SchedulerLike): FeatureParts[] {
-  // A scheduler the user gave reads a clock all tabs share (tests share one virtual clock);
-  // the default one is monotonic, with an origin per page, so pages meet on Date.now.
-  const own = resolved.scheduler === undefined || resolved.scheduler === monotonicScheduler;
-  const wall = (scheduler as { wallNow?: () => number }).wallNow;
-  const wallNow = typeof wall === 'function' ? () => wall.call(scheduler) : own ? Date.now : () => scheduler.now();
-  const setup = {
-    scope: resolved.scope,
-    scheduler,
-    timeoutMs: resolved.timeoutMs,
-    retries: resolved.retries,
-    wallNow,
-    pageId: randomId(),
-  };
+function featuresOf(resolved: ResolvedOptions, setup: FeatureSetup): FeatureParts[] {
   const parts: FeatureParts[] = [];
   for (const feature of [resolved.storage, resolved.sync])
     if (feature !== undefined) parts.push(feature.install(setup));
@@ -53,56 +48,63 @@ function featuresOf(resolved: ResolvedOptions, scheduler: SchedulerLike): Featur
 export function createClient(options: ClientOptions): Client {
   const resolved = resolveOptions(options);
   const scheduler = resolved.scheduler ?? monotonicScheduler;
-  const monitor = new Monitor(scheduler, resolved.onEvent);
+  const wallNow = wallClock(scheduler);
+  const { scope, timeoutMs, retries } = resolved;
   const api = createBillingApi(
     {
       baseUrl: resolved.baseUrl,
       headers: resolved.headers,
       fetch: resolved.fetch ?? defaultFetch,
       scheduler,
-      timeoutMs: resolved.timeoutMs,
-      policy: { ...defaultRetryPolicy, retries: resolved.retries },
+      timeoutMs,
+      policy: { ...defaultRetryPolicy, retries },
       onUnauthorized: resolved.onUnauthorized,
-      onRetry: ({ attempt, delayMs, path }) => {
-        // The transport numbers attempts (2 is the first retry); the event counts retries.
-        if (monitor.listening) {
-          monitor.emit({ type: 'request:retry', at: scheduler.now(), attempt: attempt - 1, delayMs, path });
-        }
-      },
+      // The transport numbers attempts (2 is the first retry); the event counts retries.
+      // Called only once a request is under way, so after the engine exists.
+      onRetry: ({ attempt, delayMs, path }) => live.retried(attempt - 1, delayMs, path),
     },
     resolved.appKey,
   );
-  const engine = new Engine({ api, scheduler, newId: randomId, features: featuresOf(resolved, scheduler), monitor });
+  const live: Engine = new Engine({
+    api,
+    scheduler,
+    wallNow,
+    newId: randomId,
+    features: featuresOf(resolved, { scope, scheduler, timeoutMs, retries, wallNow, pageId: randomId() }),
+    scope,
+    onEvent: resolved.onEvent,
+    bootstrap: resolved.bootstrap,
+    devtools: resolved.devtools,
+  });
   // Each refetch joins a usage fetch in flight, as getUsage() does; a failure shows in the status.
   if (resolved.refetch !== undefined) {
-    const disarm = armRefetch(resolved.refetch, {
-      refetch: () => void engine.getUsage().catch(() => undefined),
-      scheduler,
-    });
-    engine.onDispose(disarm);
+    live.onDispose(
+      armRefetch(resolved.refetch, { refetch: () => void live.getUsage().catch(() => undefined), scheduler }),
+    );
   }
   const billing: BillingModule = {
-    getUsage: (options) => engine.getUsage(options),
-    getCachedUsage: () => engine.cached(),
-    check: () => engine.check(),
-    consume: (options) => engine.consume(options),
+    getUsage: (options) => live.getUsage(options),
+    getCachedUsage: () => live.cached(),
+    check: () => live.check(),
+    consume: (options) => live.consume(options),
     refreshCredits: async () => {
-      await engine.balance();
+      await live.getBalance();
     },
     onChange: (callback) => {
-      engine.assertLive();
+      live.assertLive();
       if (typeof callback !== 'function') throw new BillingError('invalid_argument', 'onChange needs a function');
-      const subscription = engine.changes$.subscribe((usage) => callback(usage));
+      const subscription = live.changes$.subscribe((usage) => callback(usage));
       return () => subscription.unsubscribe();
     },
-    usage$: engine.usage$,
-    freePeriodRemaining$: engine.freePeriodRemaining$,
-    recovered$: engine.recovered$,
-    getStatus: () => (engine.assertLive(), monitor.current),
-    status$: monitor.status$,
-    events$: monitor.events$,
-    preview: () => engine.preview(),
-    dispose: () => engine.dispose(),
+    usage$: live.usage$,
+    freePeriodRemaining$: live.freePeriodRemaining$,
+    recovered$: live.recovered$,
+    getStatus: () => live.status(),
+    status$: live.status$,
+    events$: live.events$,
+    preview: () => live.preview(),
+    snapshot: () => live.snapshot(),
+    dispose: () => live.dispose(),
   };
-  return { billing, credits: { getBalance: () => engine.balance() } };
+  return { billing, credits: { getBalance: () => live.getBalance() } };
 }

@@ -10,6 +10,8 @@ export type { ClientOptions } from './options';
 export type { BillingStatus } from './status/billing-status';
 export type { BillingEvent, BillingEventOf, BillingEventType } from './events/billing-event';
 export type { BillingPreview } from './core/preview';
+export type { BillingSnapshot } from './snapshot';
+export type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from './devtools-hook';
 export type { RefetchOptions } from './refetch/refetch';
 export type { LocksLike, RecoveredConsume, ReloadSafeOptions, StorageLike, SyncOptions } from './feature-types';
 export type {

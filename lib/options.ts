@@ -2,7 +2,9 @@ import type { SchedulerLike } from 'rxjs';
 import type { BillingFeature } from './engine/feature';
 import type { BillingEvent } from './events/billing-event';
 import { checkOptionNames, invalid } from './option-names';
+import type { DevtoolsHook } from './devtools-hook';
 import { checkRefetch, type RefetchOptions } from './refetch/refetch';
+import { checkSnapshot, type BillingSnapshot } from './snapshot';
 import { checkedHeaders } from './transport/headers';
 import type { FetchLike, HeadersOption } from './types';
 
@@ -67,6 +69,13 @@ export interface ClientOptions {
    * same `external_id` for a consume. A second 401 rejects `http` 401.
    */
   readonly onUnauthorized?: () => void | Promise<void>;
+  /**
+   * A `billing.snapshot()` taken elsewhere (on the server): its usage is cached
+   * at once, nothing is fetched because of it, and any later answer replaces it.
+   */
+  readonly bootstrap?: BillingSnapshot | null;
+  /** Shows every action and state in a DevTools panel (`reduxDevtools()` from `unified-billing/devtools`). */
+  readonly devtools?: DevtoolsHook;
 }
 
 /** Options after validation and defaults. */
@@ -84,6 +93,8 @@ export interface ResolvedOptions {
   readonly refetch: RefetchOptions | undefined;
   readonly onEvent: ((event: BillingEvent) => void) | undefined;
   readonly onUnauthorized: (() => void | Promise<void>) | undefined;
+  readonly bootstrap: BillingSnapshot | undefined;
+  readonly devtools: DevtoolsHook | undefined;
 }
 
 // Every name createClient reads, checked against ClientOptions both ways by the
@@ -172,6 +183,13 @@ function checkScope(scope: unknown, appKey: string): string {
   return scope;
 }
 
+function checkDevtools(devtools: unknown): DevtoolsHook | undefined {
+  if (devtools !== undefined && typeof (devtools as Partial<DevtoolsHook> | null)?.connect !== 'function') {
+    invalid('devtools must be made by reduxDevtools()');
+  }
+  return devtools as DevtoolsHook | undefined;
+}
+
 /** Throws `invalid_argument` for anything `createClient` cannot work with. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) invalid('createClient needs an options object', options);
@@ -195,5 +213,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     refetch: checkRefetch(options.refetch),
     onEvent: checkCallback(options.onEvent, 'onEvent'),
     onUnauthorized: checkCallback(options.onUnauthorized, 'onUnauthorized'),
+    bootstrap: checkSnapshot(options.bootstrap),
+    devtools: checkDevtools(options.devtools),
   };
 }

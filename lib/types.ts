@@ -1,4 +1,4 @@
-// The public types every part of the library shares; they import nothing, so nothing cycles through them.
+// The public types every part of the library shares; they import only the BillingError type, so nothing cycles through them.
 import type { BillingError } from './errors';
 
 /**

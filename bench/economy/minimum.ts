@@ -19,7 +19,9 @@ const FREE_PERIOD_MS = 30_000;
  * rules alone (not from the library): one pair of GETs however many
  * concurrent `getUsage()` calls; no request inside a free period; one POST
  * for any other consume (the backend decides, contract 3.6); one balance GET
- * after a credits charge. Only a charge starts a free period.
+ * after a credits charge, and after a refusal (20101: issue 18 item 11, so
+ * `check()` stops offering what the backend refused). Only a charge starts a
+ * free period.
  */
 export function minimumRequests(script: Script): number {
   let requests = script.getUsageCalls > 0 ? 2 : 0;
@@ -33,7 +35,10 @@ export function minimumRequests(script: Script): number {
     else if (balance >= script.quota.creditsPerUse) {
       balance -= script.quota.creditsPerUse;
       requests += 1;
-    } else continue;
+    } else {
+      requests += 1;
+      continue;
+    }
     periodEnd = at + FREE_PERIOD_MS;
   }
   return requests;

@@ -1,43 +1,52 @@
+import type { BillingError } from '../errors';
+import type { BillingConsumeResult } from '../types';
 import type { Quota } from './state';
 
 /**
  * Every fact the reducer learns, as a discriminated union on `type`. Time and
- * request sequence numbers arrive inside the actions: the reducer reads no clock.
- * `sentAt` (scheduler time the answered request went out) is for tab sync, which
- * ranks what tabs share by when it was asked; the reducer does not read it.
+ * request sequence numbers arrive inside the actions: the reducer reads no
+ * clock. The status (loading, pending, error) is folded from the same facts.
  */
 export type BillingAction =
+  | { readonly type: 'usage/started' }
   // `seq` numbers the free-count request; `balanceSeq`, where it differs, the balance request of the pair.
   | {
       readonly type: 'usage/loaded';
       readonly seq: number;
       readonly balanceSeq?: number;
       readonly quota: Quota;
-      readonly sentAt?: number;
-      readonly balanceSentAt?: number;
+      readonly now: number;
     }
-  | { readonly type: 'balance/loaded'; readonly seq: number; readonly balance: number; readonly sentAt?: number }
+  | { readonly type: 'usage/failed'; readonly error: BillingError }
+  // A usage snapshot given at creation (`bootstrap`): older than any answer, `fetchedAt` on the scheduler's clock.
+  | {
+      readonly type: 'usage/bootstrapped';
+      readonly quota: Quota;
+      readonly now: number;
+      readonly fetchedAt: number;
+      readonly remainingMs: number;
+    }
+  | { readonly type: 'balance/loaded'; readonly seq: number; readonly balance: number }
+  | { readonly type: 'balance/failed'; readonly error: BillingError }
+  | { readonly type: 'consume/sent'; readonly externalId: string }
   | {
       readonly type: 'consume/charged';
       readonly seq: number;
       readonly now: number;
       readonly freeRemaining: number;
       readonly isCredit: boolean;
-      readonly sentAt?: number;
     }
-  | { readonly type: 'consume/insufficient'; readonly seq: number; readonly sentAt?: number }
+  | { readonly type: 'consume/insufficient'; readonly seq: number }
+  // The caller has its outcome. `open`: its POST was sent and no answer fact closed it (blacklisted, failed).
+  | {
+      readonly type: 'consume/settled';
+      readonly externalId: string | null;
+      readonly result: BillingConsumeResult | null;
+      readonly error: BillingError | null;
+      readonly charged: boolean;
+      readonly open: boolean;
+    }
   | { readonly type: 'freePeriod/ended'; readonly end: number }
   // A free period started elsewhere (another tab, or before a reload), as the milliseconds left at `now`,
   // because monotonic clocks of different pages do not share an origin.
-  | { readonly type: 'freePeriod/adopted'; readonly now: number; readonly remainingMs: number }
-  // Another tab's state in one action (one change for listeners): its quota, which the reducer ranks
-  // just above the newest answer applied (below any local request in flight), and its free period as
-  // in `freePeriod/adopted`, measured when the message was handled.
-  | {
-      readonly type: 'tab/shared';
-      readonly quota: Quota | null;
-      /** Which field groups of `quota` are newer than this tab's (the other tab's ages them apart); both if absent. */
-      readonly fresh?: { readonly free: boolean; readonly balance: boolean };
-      readonly now: number;
-      readonly remainingMs: number;
-    };
+  | { readonly type: 'freePeriod/adopted'; readonly now: number; readonly remainingMs: number };

@@ -43,12 +43,6 @@ const FREE_UNKNOWN: BillingPreview = Object.freeze({
 /**
  * The preview of the next use at `now` (scheduler ms): `decide()`'s verdict,
  * so it never disagrees with `check()`, with what it would cost. Pure.
- *
- * @example
- * ```ts
- * const next = preview(store.state, scheduler.now());
- * // { canProceed: true, reason: 'credits', cost: 10, freeAfter: 0, balanceAfter: 30 }
- * ```
  */
 export function preview(state: BillingState, now: number): BillingPreview {
   const { canProceed, reason } = decide(state, now);

@@ -1,3 +1,4 @@
+import type { BillingStatus } from '../status/billing-status';
 import type { QuotaFields } from '../types';
 
 /** The quota as last learned from the backend, without the free-period fields. */
@@ -18,6 +19,12 @@ export interface BillingState {
   readonly earlyFree: number | null;
   /** The balance as a ledger; `quota.creditsBalance` is derived from it. See {@link BalanceLedger}. */
   readonly ledger: BalanceLedger;
+  /** What `getStatus()` shows: the same object while nothing in it changed. */
+  readonly status: BillingStatus;
+  /** Usage fetches of this client in flight. */
+  readonly fetches: number;
+  /** The call whose failure `status.error` is, so only its success clears it. */
+  readonly failed: 'usage' | 'refresh' | 'consume' | null;
 }
 
 /**
@@ -39,6 +46,9 @@ export const initialState: BillingState = {
   freeSeq: 0,
   earlyFree: null,
   ledger: { balance: null, seq: 0, debits: [] },
+  status: Object.freeze({ loaded: false, loading: false, fetchedAt: null, pending: 0, error: null }),
+  fetches: 0,
+  failed: null,
 };
 
 /** Length of the free period after a charged consume. */

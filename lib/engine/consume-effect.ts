@@ -1,200 +1,145 @@
-import { Observable, type Subscription } from 'rxjs';
-import type { BillingAction } from '../core/actions';
 import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { BillingError } from '../errors';
-import type { BillingApi } from '../transport/billing-api';
 import type { BillingConsumeResult } from '../types';
 import { BACKEND_CODES } from '../wire';
-import type { Effect, EffectDeps, StateSource } from './effect';
-import type { Exclusive } from './feature';
-import { fromCall } from './from-call';
-import type { Monitor } from './monitor';
-import { Reply } from './reply';
-import type { ConsumeRequest, LoadRequest } from './requests';
-
-/** What the consume effect needs besides the clock. */
-export interface ConsumeDeps extends EffectDeps {
-  readonly api: BillingApi;
-  readonly consumes$: Observable<ConsumeRequest>;
-  /** Asks the quota effect for a load (the balance refresh after a credit charge). */
-  readonly load: (request: LoadRequest) => void;
-  readonly nextSeq: () => number;
-  /** A fresh idempotency key, made only for a consume that sends a POST. */
-  readonly newId: () => string;
-  readonly exclusive?: Exclusive;
-  /** Records a consume before its POST goes out; the engine clears it once the caller has the outcome. */
-  readonly journal?: (externalId: string) => void;
-  readonly monitor: Monitor;
-}
+import type { Engine } from './engine';
 
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
 export function unchargedResult(state: BillingState, isBlacklisted = false): BillingConsumeResult {
   return { freeRemaining: state.quota?.freeRemaining ?? 0, isCredit: false, isBlacklisted };
 }
 
-const CONSUME_SENT = Object.freeze({ kind: 'consume/sent' } as const);
-const CONSUME_ANSWERED = Object.freeze({ kind: 'consume/answered' } as const);
+/**
+ * One `consume()` as its caller sees it: the promise, settled once by
+ * whoever comes first (the consume itself, an abort, `dispose()`), and what
+ * the consume learned on the way.
+ */
+export class ConsumeCall {
+  readonly promise: Promise<BillingConsumeResult>;
+  settled = false;
+  /** Its POST was sent and no answer fact (a charge, a refusal) closed it yet. */
+  open = false;
+  /** The backend charged: from then on the call can only succeed. */
+  charged = false;
+  /** The outcome once the backend answered: an abort after that settles with it. */
+  known: { readonly result: BillingConsumeResult | null; readonly error: BillingError | null } | null = null;
+  /** Aborts this consume's own work: its lock wait, its POST, its balance refresh. */
+  readonly controller = new AbortController();
+  private resolved!: (result: BillingConsumeResult) => void;
+  private rejected!: (error: unknown) => void;
 
-function free(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): boolean {
-  return !request.replay && inFreePeriod(state$.value, deps.scheduler.now());
-}
-
-// Decide when the turn comes, then POST: an earlier consume may have started a free period.
-function work(request: ConsumeRequest, state$: StateSource, deps: ConsumeDeps): Observable<BillingAction> {
-  return new Observable<BillingAction>((out) => {
-    if (request.signal?.aborted === true) {
-      request.reject(new BillingError('aborted', 'consume() was aborted before any request was sent'));
-      return out.complete();
-    }
-    if (free(request, state$, deps)) {
-      request.resolve(unchargedResult(state$.value));
-      return out.complete();
-    }
-    const externalId = (request.externalId ??= deps.newId());
-    // Journaled before the POST: a page that dies before the caller hears the outcome leaves it to replay.
-    deps.journal?.(externalId);
-    let seq = 0;
-    let sentAt = 0;
-    let refresh: Reply<number> | null = null;
-    // Sent and not yet answered: what the status counts as pending, until an answer or giving up.
-    let pending = true;
-    const answered = () => {
-      if (pending) deps.monitor.note(CONSUME_ANSWERED);
-      pending = false;
-    };
-    deps.monitor.note(CONSUME_SENT);
-    const onSend = () => {
-      seq = deps.nextSeq();
-      sentAt = deps.scheduler.now();
-    };
-    const post = fromCall((options) => deps.api.consume(externalId, options), onSend).subscribe({
-      next: (answer) => {
-        answered();
-        if (answer.kind === 'blacklisted') {
-          request.resolve(unchargedResult(state$.value, true));
-        } else if (answer.kind === 'insufficient') {
-          out.next({ type: 'consume/insufficient', seq, sentAt });
-          request.reject(
-            new BillingError('insufficient_credits', 'Not enough credits for this operation', {
-              backendCode: BACKEND_CODES.insufficient,
-            }),
-          );
-        } else {
-          const { freeRemaining, isCredit } = answer;
-          const result: BillingConsumeResult = { freeRemaining, isCredit, isBlacklisted: false };
-          request.charged = result;
-          out.next({ type: 'consume/charged', seq, now: deps.scheduler.now(), freeRemaining, isCredit, sentAt });
-          if (isCredit && !request.settled) {
-            // The charge stands: a failed refresh must not fail the consume, and an abort only cuts it short.
-            refresh = new Reply<number>();
-            deps.load({ kind: 'balance', fresh: true, reply: refresh });
-            const done = () => {
-              request.resolve(result);
-              out.complete();
-            };
-            refresh.promise.then(done, done);
-            return;
-          }
-          request.resolve(result);
-        }
-        out.complete();
-      },
-      error: (error: unknown) => {
-        answered();
-        request.reject(error);
-        out.complete();
-      },
+  constructor(
+    /** Given by the caller or replayed; made only when a POST goes out. */
+    public externalId: string | undefined,
+    /** Left unanswered by an earlier page: always asks the backend, whatever the free period says. */
+    readonly replay: boolean,
+    private readonly onSettled: (
+      call: ConsumeCall,
+      result: BillingConsumeResult | null,
+      error: BillingError | null,
+    ) => void,
+  ) {
+    this.promise = new Promise((resolve, reject) => {
+      this.resolved = resolve;
+      this.rejected = reject;
     });
-    return () => {
-      post.unsubscribe();
-      answered();
-      if (refresh !== null && !refresh.settled) refresh.cancel?.();
-    };
-  });
-}
+  }
 
-// Interim adapter (the engine rewrite replaces it): runs work$ once the promise-based lock is held.
-function locked<T>(exclusive: Exclusive, work$: Observable<T>): Observable<T> {
-  return new Observable<T>((out) => {
-    const controller = new AbortController();
-    let release: (() => void) | undefined;
-    let inner: Subscription | undefined;
-    let closed = false;
-    exclusive(controller.signal).then(
-      (done) => {
-        if (closed) return done();
-        release = done;
-        inner = work$.subscribe(out);
-      },
-      (error: unknown) => out.error(error),
-    );
-    return () => {
-      closed = true;
-      controller.abort();
-      inner?.unsubscribe();
-      release?.();
-    };
-  });
+  resolve(result: BillingConsumeResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.onSettled(this, result, null);
+    this.resolved(result);
+  }
+
+  // The one place a consume's error gets its externalId.
+  reject(error: unknown): void {
+    if (this.settled) return;
+    const known = error instanceof BillingError ? error : new BillingError('network', 'Unexpected failure of consume');
+    const { externalId } = this;
+    const told = externalId === undefined || known.externalId !== undefined ? known : known.withExternalId(externalId);
+    this.settled = true;
+    this.onSettled(this, null, told);
+    this.rejected(told);
+  }
+
+  /** Settles with what the backend answered, else with `error`. */
+  end(error: BillingError): void {
+    const known = this.known;
+    if (known?.result) this.resolve(known.result);
+    else this.reject(known?.error ?? error);
+  }
+
+  /** An abort or `dispose()`: settles as {@link end} does and stops this consume's work. */
+  stop(error: BillingError): void {
+    this.end(error);
+    this.controller.abort();
+  }
 }
 
 /**
- * Consume requests, one at a time in call order: each ends in facts for the
- * reducer and its own reply settled. An aborted or disposed request stops its
- * work (`cancel`), and the next one starts.
+ * A consume, top to bottom, in the order of the spec: wait for its turn;
+ * take the cross-tab lock if the local state does not make it free; decide;
+ * make the id; journal it; POST; apply the answer (facts for the reducer);
+ * release the lock; refresh the balance after a credit charge or a refusal;
+ * settle the caller. Consumes run one at a time, in call order.
  */
-export const consumeEffect: Effect<ConsumeDeps> = (_action$, state$, deps) =>
-  new Observable<BillingAction>((out) => {
-    const queue: ConsumeRequest[] = [];
-    let running: Subscription | null = null;
-    let busy = false;
-    let draining = false;
-    const start = (request: ConsumeRequest) => {
-      busy = true;
-      let finished = false;
-      const finish = () => {
-        if (finished) return;
-        finished = true;
-        request.cancel = null;
-        running = null;
-        busy = false;
-        drain();
-      };
-      const lock = deps.exclusive !== undefined && request.signal?.aborted !== true && !free(request, state$, deps);
-      const work$ = work(request, state$, deps);
-      // Decided again once the tab lock is held: another tab's charge may have started a free period.
-      const subscription = (lock ? locked(deps.exclusive as Exclusive, work$) : work$).subscribe({
-        next: (action) => out.next(action),
-        error: (error: unknown) => {
-          request.reject(error);
-          finish();
-        },
-        complete: finish,
-      });
-      if (finished) return;
-      running = subscription;
-      request.cancel = () => {
-        subscription.unsubscribe();
-        finish();
-      };
-    };
-    // A loop, not recursion: thousands of consumes settled at once must not grow the stack.
-    const drain = () => {
-      if (draining) return;
-      draining = true;
-      while (!busy && queue.length > 0) {
-        const request = queue.shift() as ConsumeRequest;
-        if (!request.settled) start(request);
+export async function runConsume(engine: Engine, call: ConsumeCall): Promise<void> {
+  // 1. Its turn.
+  const previous = engine.tail;
+  let next!: () => void;
+  engine.tail = new Promise<void>((resolve) => (next = resolve));
+  await previous;
+  const { signal } = call.controller;
+  const free = () => !call.replay && inFreePeriod(engine.state, engine.now());
+  let refresh = false;
+  try {
+    if (call.settled) return;
+    // 2. The lock, only when the local state would send a POST.
+    const release = engine.exclusive !== undefined && !free() ? await engine.exclusive(signal) : undefined;
+    try {
+      // 3. Decide (again under the lock: another tab's charge may have started a free period).
+      if (call.settled) return;
+      if (free()) return call.resolve(unchargedResult(engine.state));
+      // 4. The id, made only for a POST; 5. journaled before it: a page that dies now leaves it to replay.
+      const externalId = (call.externalId ??= engine.newId());
+      engine.journal?.(externalId);
+      // 6. The POST, numbered as each attempt goes out.
+      engine.dispatch({ type: 'consume/sent', externalId });
+      call.open = true;
+      const sent = { seq: 0 };
+      const answer = await engine.api.consume(externalId, { signal, onSend: () => engine.stamp(sent) });
+      // 7. The answer, as facts.
+      if (answer.kind === 'charged') {
+        const { freeRemaining, isCredit } = answer;
+        call.open = false;
+        call.charged = true;
+        call.known = { result: { freeRemaining, isCredit, isBlacklisted: false }, error: null };
+        engine.dispatch({ type: 'consume/charged', ...sent, now: engine.now(), freeRemaining, isCredit });
+        refresh = isCredit;
+      } else if (answer.kind === 'insufficient') {
+        call.open = false;
+        const error = new BillingError('insufficient_credits', 'Not enough credits for this operation', {
+          backendCode: BACKEND_CODES.insufficient,
+        });
+        call.known = { result: null, error };
+        engine.dispatch({ type: 'consume/insufficient', ...sent });
+        refresh = true;
+      } else {
+        call.known = { result: unchargedResult(engine.state, true), error: null };
       }
-      draining = false;
-    };
-    const subscription = deps.consumes$.subscribe((request) => {
-      queue.push(request);
-      drain();
-    });
-    return () => {
-      subscription.unsubscribe();
-      (running as Subscription | null)?.unsubscribe();
-      queue.length = 0;
-    };
-  });
+    } finally {
+      // 8. The lock goes right after the answer is in the store.
+      release?.();
+    }
+    // 9. The balance, so the cache tells the truth (a failure shows in the status, never fails the consume).
+    if (refresh) await engine.balance.join(signal, true).catch(() => undefined);
+    // 10. The caller.
+    call.end(new BillingError('aborted', 'consume() was aborted'));
+  } catch (error) {
+    call.reject(error);
+  } finally {
+    next();
+  }
+}

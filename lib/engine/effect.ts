@@ -10,8 +10,8 @@ export interface StateSource extends Observable<BillingState> {
 /**
  * An effect, as redux-observable and ngrx write them: facts in, facts out.
  * What it emits is dispatched to the store and then to `action$`; a failure
- * becomes a fact or a settled reply, never an error of the returned stream.
- * It is unsubscribed on `dispose()`, which is where it frees its handles.
+ * becomes a fact, never an error of the returned stream. It is unsubscribed
+ * on `dispose()`, which is where it frees its handles.
  */
 export type Effect<Deps = EffectDeps> = (
   action$: Observable<BillingAction>,
@@ -19,7 +19,10 @@ export type Effect<Deps = EffectDeps> = (
   deps: Deps,
 ) => Observable<BillingAction>;
 
-/** What every effect may use: the client's clock. */
+/** What every effect may use. */
 export interface EffectDeps {
+  /** The client's clock and timers. */
   readonly scheduler: SchedulerLike;
+  /** Starts a usage fetch, or joins one in flight; never throws. */
+  readonly refetchUsage: () => void;
 }

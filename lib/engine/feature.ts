@@ -5,9 +5,9 @@ import type { Effect } from './effect';
 
 /**
  * Holds the cross-tab consume lock. Resolves once held, after the facts learned
- * under it (another tab's free period) were emitted by the feature's effects and
- * so are already in the store; the function it gives releases the lock. Rejects
- * if `signal` aborts first.
+ * under it (another tab's free period) were emitted by the feature's effects
+ * and so are already in the store; the function it gives releases the lock.
+ * Rejects if `signal` aborts first.
  */
 export type Exclusive = (signal: AbortSignal) => Promise<() => void>;
 
@@ -54,8 +54,9 @@ export interface FeatureSetup {
   readonly timeoutMs: number;
   readonly retries: number;
   /**
-   * Milliseconds on a clock all tabs and reloads of a browser share: `Date.now`
-   * by default, the `scheduler`'s own clock when the user gave one.
+   * Milliseconds on a clock all tabs and reloads of a browser share: the
+   * scheduler's own `wallNow()` when it has one, `Date.now` for the default
+   * scheduler, else the given scheduler's `now()`.
    */
   readonly wallNow: () => number;
   /** This client's id, one per page instance, shared by its features (locks and storage entries name it). */

@@ -3,6 +3,7 @@ import { freePeriodSeconds } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { sameUsage, toUsageInfo } from '../core/usage-view';
 import { inBackground } from '../scheduler';
+import type { BillingStatus } from '../status/billing-status';
 import type { UsageInfo } from '../types';
 import type { StateSource } from './effect';
 
@@ -92,5 +93,18 @@ export function freePeriodRemainingView(
       subscription.unsubscribe();
       ticking?.unsubscribe();
     };
+  });
+}
+
+/** `status$`: the store's status, replayed, then each change; completes with the store. */
+export function statusView(state$: Observable<BillingState>): Observable<BillingStatus> {
+  return new Observable<BillingStatus>((subscriber) => {
+    let shown: BillingStatus | null = null;
+    return state$.subscribe({
+      next: ({ status }) => {
+        if (status !== shown) subscriber.next((shown = status));
+      },
+      complete: () => subscriber.complete(),
+    });
   });
 }

@@ -4,11 +4,6 @@ import type { BillingEvent } from './billing-event';
 /**
  * Where the engine sends {@link BillingEvent}s: to the `onEvent` option, then
  * to the subscribers of `events$`.
- *
- * @example
- * ```ts
- * if (hub.active()) hub.emit({ type: 'usage:loaded', at: scheduler.now() });
- * ```
  */
 export interface EventHub {
   /** Delivers one event; never throws, whatever a listener does. */
@@ -26,13 +21,6 @@ export interface EventHub {
  * `console.error` (by the event's type and error code only) and never breaks
  * billing; a throwing `events$` subscriber goes to RxJS's unhandled-error
  * path like any subscriber's, and the others still get the event.
- *
- * @example
- * ```ts
- * const hub = createEventHub(options.onEvent);
- * hub.events$.subscribe((event) => console.log(event.type));
- * hub.emit({ type: 'freePeriod:started', at: scheduler.now() });
- * ```
  */
 export function createEventHub(onEvent?: (event: BillingEvent) => void): EventHub {
   const subject = new Subject<BillingEvent>();

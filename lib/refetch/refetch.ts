@@ -26,11 +26,6 @@ interface Listenable {
 
 /**
  * The part of the browser refetch listens to: the globals by default (none in Node).
- *
- * @example
- * ```ts
- * armRefetch({ onFocus: true }, { refetch, scheduler, target: { window: frame.contentWindow ?? undefined } });
- * ```
  */
 export interface RefetchTarget {
   readonly window?: Listenable | undefined;
@@ -49,11 +44,6 @@ const NAMES = ['onFocus', 'onOnline', 'intervalMs'];
  * Validates the `refetch` option: a copy, or `undefined` when it asks for
  * nothing (so nothing is armed). Throws `invalid_argument` naming the field
  * and what it got, or an unknown field with the nearest valid name.
- *
- * @example
- * ```ts
- * const refetch = checkRefetch(options.refetch); // { onFocus: true } or undefined
- * ```
  */
 export function checkRefetch(value: unknown): RefetchOptions | undefined {
   if (value === undefined) return undefined;
@@ -82,13 +72,6 @@ export function checkRefetch(value: unknown): RefetchOptions | undefined {
  * every listener and timer. `refetch` must not throw: it goes through
  * `getUsage()`'s in-flight sharing and swallows its rejection (a throw would
  * end the interval, as any throwing scheduler work does).
- *
- * @example
- * ```ts
- * const disarm = armRefetch(options, { refetch: () => void engine.usage().catch(noop), scheduler });
- * // on dispose():
- * disarm();
- * ```
  */
 export function armRefetch(
   options: RefetchOptions,

@@ -141,7 +141,8 @@ export async function runWalkthrough(): Promise<StepReport[]> {
         '31 s later, consume(): insufficient',
         () => consume('export-4'),
         (outcome, wire) => [
-          same(paths(wire), [POST]),
+          // A refusal refreshes the balance (issue 18 item 11), so check() tells the truth.
+          same(paths(wire), [POST, BALANCE]),
           (typeof outcome === 'string' || outcome.ok || !isBillingError(outcome.error, 'insufficient_credits')) &&
             'did not reject insufficient_credits',
           billing.check().reason !== 'insufficient' && 'check() is not insufficient',

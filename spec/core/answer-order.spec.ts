@@ -11,7 +11,7 @@ describe('reduce(): answers in any order, the first usage answer included', () =
   it('a charge answered first is not rolled back by the older usage answer', () => {
     const state = run([
       { type: 'consume/charged', seq: 2, now: 0, freeRemaining: 2, isCredit: false },
-      { type: 'usage/loaded', seq: 1, quota },
+      { type: 'usage/loaded', now: 0, seq: 1, quota },
     ]);
     expect(state.quota).toEqual({ ...quota, freeRemaining: 2 });
   });
@@ -19,7 +19,7 @@ describe('reduce(): answers in any order, the first usage answer included', () =
   it('a credit charge answered first lowers the older balance by the price', () => {
     const state = run([
       { type: 'consume/charged', seq: 2, now: 0, freeRemaining: 0, isCredit: true },
-      { type: 'usage/loaded', seq: 1, quota: { ...quota, freeRemaining: 0 } },
+      { type: 'usage/loaded', now: 0, seq: 1, quota: { ...quota, freeRemaining: 0 } },
     ]);
     expect(state.quota?.creditsBalance).toBe(8);
   });
@@ -28,7 +28,7 @@ describe('reduce(): answers in any order, the first usage answer included', () =
     const state = run([
       { type: 'consume/charged', seq: 2, now: 0, freeRemaining: 0, isCredit: true },
       { type: 'balance/loaded', seq: 3, balance: 7 },
-      { type: 'usage/loaded', seq: 1, quota: { ...quota, freeRemaining: 0 } },
+      { type: 'usage/loaded', now: 0, seq: 1, quota: { ...quota, freeRemaining: 0 } },
     ]);
     expect(state.quota?.creditsBalance).toBe(7);
   });
@@ -37,7 +37,7 @@ describe('reduce(): answers in any order, the first usage answer included', () =
     const state = run([
       { type: 'balance/loaded', seq: 2, balance: 20 },
       { type: 'consume/charged', seq: 3, now: 0, freeRemaining: 0, isCredit: true },
-      { type: 'usage/loaded', seq: 1, quota: { ...quota, freeRemaining: 0 } },
+      { type: 'usage/loaded', now: 0, seq: 1, quota: { ...quota, freeRemaining: 0 } },
     ]);
     expect(state.quota?.creditsBalance).toBe(18);
   });
@@ -45,7 +45,7 @@ describe('reduce(): answers in any order, the first usage answer included', () =
   it('a refusal answered first keeps the free count at 0', () => {
     const state = run([
       { type: 'consume/insufficient', seq: 2 },
-      { type: 'usage/loaded', seq: 1, quota },
+      { type: 'usage/loaded', now: 0, seq: 1, quota },
     ]);
     expect(state.quota?.freeRemaining).toBe(0);
   });
@@ -54,7 +54,7 @@ describe('reduce(): answers in any order, the first usage answer included', () =
     const state = run([
       { type: 'consume/charged', seq: 1, now: 0, freeRemaining: 2, isCredit: true },
       { type: 'balance/loaded', seq: 2, balance: 3 },
-      { type: 'usage/loaded', seq: 4, quota },
+      { type: 'usage/loaded', now: 0, seq: 4, quota },
     ]);
     expect(state.quota).toEqual(quota);
   });
@@ -83,7 +83,12 @@ describe('reduce(): answers in any order, the first usage answer included', () =
               return { type: 'consume/charged', seq, now: 0, freeRemaining: a.free, isCredit: a.credit };
             }
             if (a.kind === 'balance') return { type: 'balance/loaded', seq, balance: a.value };
-            return { type: 'usage/loaded', seq, quota: { ...quota, freeRemaining: a.free, creditsBalance: a.value } };
+            return {
+              type: 'usage/loaded',
+              now: 0,
+              seq,
+              quota: { ...quota, freeRemaining: a.free, creditsBalance: a.value },
+            };
           });
           const state = run(actions);
           const firstUsage = answers.findIndex((a) => a.kind === 'usage');
@@ -105,29 +110,5 @@ describe('reduce(): answers in any order, the first usage answer included', () =
       ),
       { numRuns: 300 },
     );
-  });
-});
-
-describe("reduce(): another tab's state, field group by field group", () => {
-  it('takes only the groups the other tab has newer news of, and never beats a local request already sent', () => {
-    const local = run([
-      { type: 'usage/loaded', seq: 1, quota },
-      { type: 'consume/charged', seq: 3, now: 0, freeRemaining: 2, isCredit: false },
-    ]);
-    const shared = run(
-      [
-        {
-          type: 'tab/shared',
-          quota: { ...quota, freeRemaining: 3, creditsBalance: 40 },
-          fresh: { free: false, balance: true },
-          now: 0,
-          remainingMs: 0,
-        },
-      ],
-      local,
-    );
-    expect(shared.quota).toMatchObject({ freeRemaining: 2, creditsBalance: 40 });
-    // A balance request sent before the message arrived (seq 2, above the balance rank 1.5) still wins.
-    expect(run([{ type: 'balance/loaded', seq: 2, balance: 7 }], shared).quota?.creditsBalance).toBe(7);
   });
 });

@@ -3,7 +3,7 @@ import { FREE_PERIOD_MS, initialState, type BillingState, type Quota } from '../
 
 const quota: Quota = { isEnabled: true, freeRemaining: 3, freeTotal: 5, creditsPerUse: 2, creditsBalance: 10 };
 const loaded = (seq: number, patch: Partial<Quota> = {}): BillingState =>
-  reduce(initialState, { type: 'usage/loaded', seq, quota: { ...quota, ...patch } });
+  reduce(initialState, { type: 'usage/loaded', now: 0, seq, quota: { ...quota, ...patch } });
 
 describe('reduce()', () => {
   it('is pure: the input state is not modified', () => {
@@ -35,6 +35,7 @@ describe('reduce()', () => {
     const charged = reduce(loaded(1), { type: 'consume/charged', seq: 3, now: 0, freeRemaining: 2, isCredit: false });
     const late = reduce(charged, {
       type: 'usage/loaded',
+      now: 0,
       seq: 2,
       quota: { ...quota, freeRemaining: 3, creditsBalance: 50 },
     });
@@ -51,7 +52,7 @@ describe('reduce()', () => {
   it('a balance before any usage is not cached, but remembered for the first usage answer', () => {
     const early = reduce(initialState, { type: 'balance/loaded', seq: 2, balance: 4 });
     expect(early.quota).toBeNull();
-    expect(reduce(early, { type: 'usage/loaded', seq: 1, quota }).quota?.creditsBalance).toBe(4);
+    expect(reduce(early, { type: 'usage/loaded', now: 0, seq: 1, quota }).quota?.creditsBalance).toBe(4);
   });
 
   it('only the timer of the current period ends it', () => {

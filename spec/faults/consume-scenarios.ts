@@ -159,6 +159,8 @@ export const consumeScenarios: readonly Scenario[] = [
     user: { freeRemaining: 0, creditsBalance: 2 },
     expect: {
       ...refused('op-20101', { code: 'insufficient_credits', backendCode: 20101 }),
+      // A refusal refreshes the balance (issue 18 item 11).
+      requests: { count: 0, balance: 1, consume: 1 },
       cached: { freeRemaining: 0, creditsBalance: 2, inFreePeriod: false },
     },
   },

@@ -102,7 +102,8 @@ describe('the demo walk-through, in process', () => {
       'Not enough credits: needs 10, has 5',
     ]);
     expect(steps.every((step) => step.status.startsWith('Ready'))).toBe(true);
-    expect(steps.map((step) => step.requests.length)).toEqual([2, 1, 0, 2, 1, 1]);
+    // The refusal is followed by its balance refresh (issue 18 item 11).
+    expect(steps.map((step) => step.requests.length)).toEqual([2, 1, 0, 2, 2, 1]);
     const table = renderTable(steps);
     expect(table).toContain('POST /ai/v5/service/free_trial external_id=export-4 → 200 code 20101');
     expect(table).toContain('(none)');

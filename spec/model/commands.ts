@@ -77,6 +77,10 @@ class Consume implements Command {
       expect(settled).toEqual({ ok: { freeRemaining: cachedFree, isCredit: false, isBlacklisted: true } });
     } else if (post.value.code === 20101) {
       if (client.quota !== null) client.quota.freeRemaining = 0;
+      // A refusal refreshes the balance, as a credit charge does (issue 18 item 11).
+      const refresh = refreshBalance(model);
+      expect(attemptTimes(sent, P.balance)[0]).toBe(posts.at(-1));
+      predicted.push(...repeat(refresh.attempts, { path: P.balance }));
       expectError(settled, 'insufficient_credits', { externalId: id, backendCode: 20101 });
     } else if (post.value.code === 0) {
       const { freeRemaining, isCredit } = post.value;

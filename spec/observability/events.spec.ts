@@ -1,5 +1,5 @@
 import { config } from 'rxjs';
-import { Monitor } from '../../lib/engine/monitor';
+import * as eventOf from '../../lib/events/event-of';
 import type { BillingEvent, BillingEventType, ClientOptions } from '../../lib';
 import type { FetchLike } from '../../lib/types';
 import { cleanup, fixture, PATH, type Fixture } from '../helpers/client-fixture';
@@ -207,9 +207,9 @@ describe('a throwing events$ subscriber', () => {
   });
 });
 
-describe('events cost nothing when unused (white-box: a spy on Monitor.prototype.emit)', () => {
+describe('events cost nothing when unused (white-box: a spy on eventsOf, which builds them)', () => {
   it('with neither onEvent nor a subscriber no event is built, not even once one has left', async () => {
-    const emit = jest.spyOn(Monitor.prototype, 'emit');
+    const emit = jest.spyOn(eventOf, 'eventsOf');
     const { client, backend, clock } = fixture({ freeRemaining: 0 }, { retries: 1 });
     const drive = async () => {
       backend.script(PATH.count, FAILED);

@@ -37,9 +37,9 @@ describe('request economy (counts, not timings)', () => {
 describe('the spec model the minimum comes from', () => {
   const quota = { freeRemaining: 1, creditsPerUse: 2, creditsBalance: 2 };
 
-  it('counts a free charge, a credits charge with its refresh, then insufficient POSTs', () => {
+  it('counts a free charge, a credits charge with its refresh, then refusals with theirs', () => {
     expect(minimumRequests({ getUsageCalls: 3, consumesAt: [0, 29_999, 30_000, 60_000, 60_001], quota })).toBe(
-      2 + 1 + 0 + 2 + 1 + 1,
+      2 + 1 + 0 + 2 + 2 + 2,
     );
   });
 

@@ -1,42 +1,60 @@
+import type { BillingAction } from '../../lib/core/actions';
+import { reduce } from '../../lib/core/reducer';
+import { initialState, type BillingState } from '../../lib/core/state';
 import { BillingError, type BillingErrorCode } from '../../lib/errors';
-import {
-  initialStatus,
-  nextStatus,
-  type BillingStatus,
-  type StatusSignal,
-  type StatusState,
-} from '../../lib/status/billing-status';
+import type { BillingStatus } from '../../lib/status/billing-status';
 
+// The status is folded by the pure reducer from the same facts as the quota (issue 17 item 2).
 const fail = (code: BillingErrorCode) => new BillingError(code, `${code} failure`);
-const fold = (signals: StatusSignal[], from: StatusState = initialStatus): StatusState =>
-  signals.reduce(nextStatus, from);
-// The views a status$ would emit: one per change, none for a signal that changes nothing.
-function emitted(signals: StatusSignal[]): BillingStatus[] {
-  const views = [initialStatus.view];
-  let state = initialStatus;
-  for (const signal of signals) {
-    state = nextStatus(state, signal);
-    if (state.view !== views[views.length - 1]) views.push(state.view);
+const QUOTA = { isEnabled: true, freeRemaining: 1, freeTotal: 3, creditsPerUse: 2, creditsBalance: 10 };
+let seq = 0;
+const started: BillingAction = { type: 'usage/started' };
+const loaded = (now: number, relayed = false): BillingAction => ({
+  type: 'usage/loaded',
+  seq: ++seq,
+  quota: QUOTA,
+  now,
+  ...(relayed ? { relayed } : {}),
+});
+const usageFailed = (error: BillingError): BillingAction => ({ type: 'usage/failed', error });
+const sent: BillingAction = { type: 'consume/sent', externalId: 'op' };
+const charged = (): BillingAction => ({
+  type: 'consume/charged',
+  seq: ++seq,
+  now: 0,
+  freeRemaining: 0,
+  isCredit: false,
+});
+const settled = (error: BillingError | null, open = false): BillingAction => ({
+  type: 'consume/settled',
+  externalId: 'op',
+  result: error === null ? { freeRemaining: 0, isCredit: false, isBlacklisted: false } : null,
+  error,
+  charged: false,
+  open,
+});
+const refreshed: BillingAction = { type: 'balance/loaded', seq: 0, balance: 1 };
+const refreshFailed = (error: BillingError): BillingAction => ({ type: 'balance/failed', error });
+
+const fold = (actions: BillingAction[], from: BillingState = initialState): BillingState =>
+  actions.reduce(reduce, from);
+// The views a status$ would emit: one per change, none for an action that changes nothing.
+function emitted(actions: BillingAction[]): BillingStatus[] {
+  const views = [initialState.status];
+  let state = initialState;
+  for (const action of actions) {
+    state = reduce(state, action);
+    if (state.status !== views[views.length - 1]) views.push(state.status);
   }
   return views;
 }
-const status = (patch: Partial<BillingStatus>): BillingStatus => ({ ...initialStatus.view, ...patch });
+const status = (patch: Partial<BillingStatus>): BillingStatus => ({ ...initialState.status, ...patch });
 
-describe('nextStatus', () => {
+describe('the status, folded by the reducer', () => {
   it('goes through a whole cycle: loading, ready, pending during a consume, error then cleared', () => {
     const network = fail('network');
     expect(
-      emitted([
-        { kind: 'usage/started' },
-        { kind: 'usage', error: null, at: 100 },
-        { kind: 'consume/sent' },
-        { kind: 'consume/answered' },
-        { kind: 'consume', error: null },
-        { kind: 'consume/sent' },
-        { kind: 'consume/answered' },
-        { kind: 'consume', error: network },
-        { kind: 'consume', error: null }, // a free-period consume: the consume call succeeded again
-      ]),
+      emitted([started, loaded(100), sent, charged(), settled(null), sent, settled(network, true), settled(null)]),
     ).toEqual([
       status({}),
       status({ loading: true }),
@@ -44,7 +62,6 @@ describe('nextStatus', () => {
       status({ loaded: true, fetchedAt: 100, pending: 1 }),
       status({ loaded: true, fetchedAt: 100 }),
       status({ loaded: true, fetchedAt: 100, pending: 1 }),
-      status({ loaded: true, fetchedAt: 100 }),
       status({ loaded: true, fetchedAt: 100, error: network }),
       status({ loaded: true, fetchedAt: 100 }),
     ]);
@@ -53,85 +70,77 @@ describe('nextStatus', () => {
   it('clears an error only on the success of the call that failed, and shows the last failure', () => {
     const usage = fail('timeout');
     const consume = fail('backend');
-    let state = fold([{ kind: 'usage/started' }, { kind: 'usage', error: usage }]);
-    expect(state.view).toEqual(status({ error: usage }));
-    state = fold(
-      [
-        { kind: 'consume', error: null },
-        { kind: 'refresh', error: null },
-      ],
-      state,
-    );
-    expect(state.view.error).toBe(usage);
-    state = nextStatus(state, { kind: 'consume', error: consume });
-    expect(state.view.error).toBe(consume);
-    state = fold([{ kind: 'usage/started' }, { kind: 'usage', error: null, at: 5 }], state);
-    expect(state.view.error).toBe(consume); // the usage success does not clear the consume's failure
-    expect(nextStatus(state, { kind: 'consume', error: null }).view.error).toBeNull();
+    let state = fold([started, usageFailed(usage)]);
+    expect(state.status).toEqual(status({ error: usage }));
+    state = fold([settled(null), refreshed], state);
+    expect(state.status.error).toBe(usage);
+    state = reduce(state, settled(consume, true));
+    expect(state.status.error).toBe(consume);
+    state = fold([started, loaded(5)], state);
+    expect(state.status.error).toBe(consume); // the usage success does not clear the consume's failure
+    expect(reduce(state, settled(null)).status.error).toBeNull();
   });
 
   it('a usage answer, which carries the balance, clears a failed refresh; a refresh does not clear a failed usage', () => {
     const refresh = fail('http');
-    const state = fold([{ kind: 'refresh', error: refresh }]);
-    expect(state.view.error).toBe(refresh);
-    expect(fold([{ kind: 'usage/started' }, { kind: 'usage', error: null, at: 1 }], state).view.error).toBeNull();
-    const usage = fold([{ kind: 'usage/started' }, { kind: 'usage', error: fail('network') }]);
-    expect(nextStatus(usage, { kind: 'refresh', error: null }).view.error).not.toBeNull();
+    const state = fold([refreshFailed(refresh)]);
+    expect(state.status.error).toBe(refresh);
+    expect(fold([started, loaded(1)], state).status.error).toBeNull();
+    const usage = fold([started, usageFailed(fail('network'))]);
+    expect(reduce(usage, refreshed).status.error).not.toBeNull();
   });
 
   it('stays loading while any usage fetch is in flight', () => {
-    let state = fold([{ kind: 'usage/started' }, { kind: 'usage/started' }, { kind: 'usage', error: null, at: 7 }]);
-    expect(state.view).toEqual(status({ loading: true, loaded: true, fetchedAt: 7 }));
-    state = nextStatus(state, { kind: 'usage', error: fail('network') });
-    expect(state.view.loading).toBe(false);
-    expect(state.view.loaded).toBe(true); // the cache stays
+    let state = fold([started, started, loaded(7)]);
+    expect(state.status).toEqual(status({ loading: true, loaded: true, fetchedAt: 7 }));
+    state = reduce(state, usageFailed(fail('network')));
+    expect(state.status.loading).toBe(false);
+    expect(state.status.loaded).toBe(true); // the cache stays
   });
 
   it('counts each consume sent until it is answered, never below 0', () => {
-    const state = fold([{ kind: 'consume/sent' }, { kind: 'consume/sent' }, { kind: 'consume/answered' }]);
-    expect(state.view.pending).toBe(1);
-    expect(fold([{ kind: 'consume/answered' }, { kind: 'consume/answered' }], state).view.pending).toBe(0);
+    const state = fold([sent, sent, charged()]);
+    expect(state.status.pending).toBe(1);
+    expect(fold([charged(), settled(fail('network'), true)], state).status.pending).toBe(0);
   });
 
-  it('a usage answer fetched elsewhere (another tab) loads without ending a fetch of ours', () => {
-    const state = fold([{ kind: 'usage/started' }, { kind: 'usage/cached', at: 9 }]);
-    expect(state.view).toEqual(status({ loading: true, loaded: true, fetchedAt: 9 }));
+  it('a usage answer relayed from elsewhere (another tab) loads without ending a fetch of ours', () => {
+    const state = fold([started, loaded(9, true)]);
+    expect(state.status).toEqual(status({ loading: true, loaded: true, fetchedAt: 9 }));
   });
 
   it.each<BillingErrorCode>(['aborted', 'disposed'])(
     'a consume the caller ended (%s) is no error and keeps the last one',
     (code) => {
-      const refresh = fail('network');
-      const state = fold([{ kind: 'refresh', error: refresh }]);
-      expect(nextStatus(state, { kind: 'consume', error: fail(code) })).toBe(state);
+      const state = fold([refreshFailed(fail('network'))]);
+      expect(reduce(state, settled(fail(code)))).toBe(state);
     },
   );
 
-  it('invalid_argument (the headers option failed) is an error: a refetch has no caller to tell', () => {
+  it("a consume's own bad argument, refused before anything was sent, is no error of billing", () => {
+    expect(reduce(initialState, settled(fail('invalid_argument')))).toBe(initialState);
+  });
+
+  it('invalid_argument once sent (the headers option failed) is an error: a refetch has no caller to tell', () => {
     const headers = fail('invalid_argument');
-    const state = fold([{ kind: 'usage/started' }, { kind: 'usage', error: headers }]);
-    expect(state.view).toMatchObject({ loading: false, error: headers });
+    expect(fold([started, usageFailed(headers)]).status).toMatchObject({ loading: false, error: headers });
+    expect(fold([sent, settled(headers, true)]).status).toMatchObject({ pending: 0, error: headers });
   });
 
   it('insufficient_credits is an answer, so it clears a failed consume and shows no error', () => {
-    const state = fold([{ kind: 'consume', error: fail('timeout') }]);
-    expect(nextStatus(state, { kind: 'consume', error: fail('insufficient_credits') }).view.error).toBeNull();
-    expect(nextStatus(initialStatus, { kind: 'consume', error: fail('insufficient_credits') })).toBe(initialStatus);
+    const state = fold([settled(fail('timeout'), true)]);
+    expect(reduce(state, settled(fail('insufficient_credits'))).status.error).toBeNull();
+    expect(reduce(initialState, settled(fail('insufficient_credits')))).toBe(initialState);
   });
 
   it('returns the same state and view when nothing changes, and frozen views otherwise', () => {
-    const idle: StatusSignal[] = [
-      { kind: 'consume', error: null },
-      { kind: 'refresh', error: null },
-    ];
-    for (const signal of [...idle, { kind: 'consume/answered' } as const]) {
-      expect(nextStatus(initialStatus, signal)).toBe(initialStatus);
-    }
-    const loading = nextStatus(initialStatus, { kind: 'usage/started' });
-    const twice = nextStatus(loading, { kind: 'usage/started' });
+    for (const action of [settled(null), refreshed])
+      expect(reduce(initialState, action).status).toBe(initialState.status);
+    const loading = reduce(initialState, started);
+    const twice = reduce(loading, started);
     expect(twice).not.toBe(loading); // two fetches now
-    expect(twice.view).toBe(loading.view); // but nothing a user sees changed
-    expect(Object.isFrozen(loading.view)).toBe(true);
-    expect(Object.isFrozen(initialStatus.view)).toBe(true);
+    expect(twice.status).toBe(loading.status); // but nothing a user sees changed
+    expect(Object.isFrozen(loading.status)).toBe(true);
+    expect(Object.isFrozen(initialState.status)).toBe(true);
   });
 });
