@@ -49,10 +49,14 @@ export const SIZE_AIMS = { own: Math.round(3.3 * 1024) } as const;
  * own) and issue 18's consume:failed and refusal refresh: own 11,614 B, all
  * 14,778 B; the engine's part fell from 12.3 KB to 9.6 KB minified, the
  * transport (h-transport's) is unchanged on this branch.
+ * Issues 16 to 19 together (the linear engine with the status in the reducer,
+ * the promise transport with errors that name the request, setup errors and
+ * encoded redaction, option-name checks, snapshot/bootstrap and the devtools
+ * hook): own 12,217 B, all 15,401 B.
  *
  * @example
  * ```ts
  * expect(ownGzipped).toBeLessThanOrEqual(SIZE_CEILINGS.own);
  * ```
  */
-export const SIZE_CEILINGS = { own: 11_700, total: 14_850 } as const;
+export const SIZE_CEILINGS = { own: 12_300, total: 15_500 } as const;

@@ -9,13 +9,7 @@ const fail = (code: BillingErrorCode) => new BillingError(code, `${code} failure
 const QUOTA = { isEnabled: true, freeRemaining: 1, freeTotal: 3, creditsPerUse: 2, creditsBalance: 10 };
 let seq = 0;
 const started: BillingAction = { type: 'usage/started' };
-const loaded = (now: number, relayed = false): BillingAction => ({
-  type: 'usage/loaded',
-  seq: ++seq,
-  quota: QUOTA,
-  now,
-  ...(relayed ? { relayed } : {}),
-});
+const loaded = (now: number): BillingAction => ({ type: 'usage/loaded', seq: ++seq, quota: QUOTA, now });
 const usageFailed = (error: BillingError): BillingAction => ({ type: 'usage/failed', error });
 const sent: BillingAction = { type: 'consume/sent', externalId: 'op' };
 const charged = (): BillingAction => ({
@@ -102,11 +96,6 @@ describe('the status, folded by the reducer', () => {
     const state = fold([sent, sent, charged()]);
     expect(state.status.pending).toBe(1);
     expect(fold([charged(), settled(fail('network'), true)], state).status.pending).toBe(0);
-  });
-
-  it('a usage answer relayed from elsewhere (another tab) loads without ending a fetch of ours', () => {
-    const state = fold([started, loaded(9, true)]);
-    expect(state.status).toEqual(status({ loading: true, loaded: true, fetchedAt: 9 }));
   });
 
   it.each<BillingErrorCode>(['aborted', 'disposed'])(

@@ -172,9 +172,9 @@ describe('tabSync: the "changed" nudge', () => {
     expect(browser.sent).toHaveLength(6);
   });
 
-  // Found by this spec: a nudged tab joins its own fetch in flight, which may have been answered before
-  // the change; it then shows the old balance until its next fetch. Left to the lead (lib/sync).
-  it.failing(
+  // Found by this spec: a nudged tab joined its own fetch in flight, which may have been answered before
+  // the change, and showed the old balance until its next fetch; a nudge now starts a fresh fetch.
+  it(
     'a tab whose fetch was answered before the top-up, and heard the nudge before that answer, ends on the top-up',
     async () => {
       browser = new Browser({ freeRemaining: 0, balance: 10 });
