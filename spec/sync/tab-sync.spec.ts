@@ -174,24 +174,21 @@ describe('tabSync: the "changed" nudge', () => {
 
   // Found by this spec: a nudged tab joined its own fetch in flight, which may have been answered before
   // the change, and showed the old balance until its next fetch; a nudge now starts a fresh fetch.
-  it(
-    'a tab whose fetch was answered before the top-up, and heard the nudge before that answer, ends on the top-up',
-    async () => {
-      browser = new Browser({ freeRemaining: 0, balance: 10 });
-      const [a, c] = [browser.open({ sync: true }), browser.open({ sync: true })];
-      await Promise.all([a.billing.getUsage(), c.billing.getUsage()]);
-      await browser.settle();
-      browser.hold = { at: 'answers', page: c };
-      void c.billing.getUsage().catch(() => undefined); // the backend reads 10; the answer is still on the wire
-      await browser.settle();
-      browser.backend.quota.balance = 50;
-      await a.billing.getUsage(); // A sees 50 and nudges C
-      await browser.settle();
-      browser.release();
-      await browser.settle();
-      expect(c.billing.getCachedUsage()?.creditsBalance).toBe(50);
-    },
-  );
+  it('a tab whose fetch was answered before the top-up, and heard the nudge before that answer, ends on the top-up', async () => {
+    browser = new Browser({ freeRemaining: 0, balance: 10 });
+    const [a, c] = [browser.open({ sync: true }), browser.open({ sync: true })];
+    await Promise.all([a.billing.getUsage(), c.billing.getUsage()]);
+    await browser.settle();
+    browser.hold = { at: 'answers', page: c };
+    void c.billing.getUsage().catch(() => undefined); // the backend reads 10; the answer is still on the wire
+    await browser.settle();
+    browser.backend.quota.balance = 50;
+    await a.billing.getUsage(); // A sees 50 and nudges C
+    await browser.settle();
+    browser.release();
+    await browser.settle();
+    expect(c.billing.getCachedUsage()?.creditsBalance).toBe(50);
+  });
 
   it("a tab's interval refetch that changed its quota nudges the other tab, which fetches its own", async () => {
     browser = new Browser({ freeRemaining: 0, balance: 40, creditsPerUse: 10 });
