@@ -172,6 +172,25 @@ describe('tabSync: the "changed" nudge', () => {
     expect(browser.sent).toHaveLength(6);
   });
 
+  it.each([-60_000, -1, 0, 3_600_000])(
+    "the wall clock stepped by %i ms between two tabs' fetches: the other tab still shows the newer balance",
+    async (step) => {
+      browser = new Browser({ freeRemaining: 0, balance: 10 });
+      const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
+      await Promise.all([a.billing.getUsage(), b.billing.getUsage()]);
+      await browser.settle();
+      browser.wallOffset += step; // an OS clock correction: no tab orders anything by it
+      browser.backend.quota.balance = 50;
+      await a.billing.getUsage();
+      await browser.settle();
+      expect(b.billing.getCachedUsage()?.creditsBalance).toBe(50);
+      browser.backend.quota.balance = 45;
+      await b.billing.getUsage();
+      await browser.settle();
+      expect([a, b].map((page) => page.billing.getCachedUsage()?.creditsBalance)).toEqual([45, 45]);
+    },
+  );
+
   // Found by this spec: a nudged tab joined its own fetch in flight, which may have been answered before
   // the change, and showed the old balance until its next fetch; a nudge now starts a fresh fetch.
   it('a tab whose fetch was answered before the top-up, and heard the nudge before that answer, ends on the top-up', async () => {
