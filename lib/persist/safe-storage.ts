@@ -4,11 +4,12 @@ import type { StorageLike } from '../feature-types';
  * A storage that never throws (Safari private mode, a full quota, a blocked
  * `localStorage`), with one warning that names only the error class. A write
  * that fails removes the key instead, so the storage never holds state older
- * than this page's; the page keeps the value in memory. Removals always reach
- * the storage.
+ * than what a page last tried to write; nothing is kept aside in memory, since
+ * another page may change a shared key meanwhile (the engine keeps the page's
+ * own state). What is lost is a missed notification or a shorter free period,
+ * never a charge after "failed".
  */
 export class SafeStorage {
-  private readonly memory = new Map<string, string>();
   private warned = false;
 
   constructor(
@@ -17,20 +18,14 @@ export class SafeStorage {
   ) {}
 
   get(key: string): string | null {
-    const kept = this.memory.get(key);
-    return kept !== undefined ? kept : this.attempt(() => this.storage.getItem(key), null);
+    return this.attempt(() => this.storage.getItem(key), null);
   }
 
   set(key: string, value: string): void {
-    if (this.attempt(() => (this.storage.setItem(key, value), true), false)) this.memory.delete(key);
-    else {
-      this.memory.set(key, value);
-      this.attempt(() => this.storage.removeItem(key), undefined);
-    }
+    if (!this.attempt(() => (this.storage.setItem(key, value), true), false)) this.remove(key);
   }
 
   remove(key: string): void {
-    this.memory.delete(key);
     this.attempt(() => this.storage.removeItem(key), undefined);
   }
 
@@ -42,7 +37,7 @@ export class SafeStorage {
         this.warned = true;
         // The class only: a message could quote what was being stored.
         const kind = error instanceof Error ? error.name : typeof error;
-        this.warn(`unified-billing: storage failed (${kind}); what it could not keep stays in memory for this page.`);
+        this.warn(`unified-billing: storage failed (${kind}); what it could not keep is lost across reloads.`);
       }
       return fallback;
     }

@@ -111,15 +111,18 @@ function certainlyApplied(world: World, e: Exchange): boolean {
   // A tab also fetches usage on its own (another tab's nudge): a balance answer that may be the half of
   // such a pair is applied only with its free count, so it counts only if every free-count request of
   // its tab in flight across it was answered, and answered well.
-  const pairedCount = world.network.exchanges.some(
+  // And a fetch of its own is never joined by a call (a nudge starts a fresh one): a free-count answer
+  // likewise counts only if every balance request of its tab in flight across it was answered well.
+  const other = e.path === P.balance ? P.freeTrialCount : P.balance;
+  const pairOpen = world.network.exchanges.some(
     (c) =>
       c.tab === e.tab &&
-      c.path === P.freeTrialCount &&
+      c.path === other &&
       c.sentEvent < (e.deliveredEvent as number) &&
       (c.deliveredEvent === undefined || c.deliveredEvent > e.sentEvent) &&
       !(c.stage === 'delivered' && codeOf(c) === 0),
   );
-  if (e.path === P.balance && pairedCount) return false;
+  if (pairOpen) return false;
   return spanning.every((c) => c.outcome?.ok === true);
 }
 
