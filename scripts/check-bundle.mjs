@@ -26,13 +26,13 @@ const client = `createClient({ baseUrl: 'https://billing.example', appKey: 'app'
 const features = [
   {
     name: 'tabSync',
-    markers: ['BroadcastChannel', 'claim lost'],
+    markers: ['BroadcastChannel', 'waiting for another tab'],
     app: `import { createClient, tabSync } from 'unified-billing';
 globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', sync: tabSync() }).billing;`,
   },
   {
     name: 'reloadSafe',
-    markers: ['pending-consumes', 'storage failed'],
+    markers: [':journal', 'storage failed'],
     app: `import { createClient, reloadSafe } from 'unified-billing';
 globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', storage: reloadSafe(localStorage) }).billing;`,
   },
