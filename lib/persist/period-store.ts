@@ -1,5 +1,6 @@
 import { Observable, type Subscription } from 'rxjs';
 import type { Effect } from '../engine/effect';
+import { inBackground } from '../scheduler';
 import type { FeatureSetup } from '../engine/feature';
 import type { SafeStorage } from './safe-storage';
 
@@ -79,7 +80,7 @@ export function periodStore(storage: SafeStorage, key: string, setup: FeatureSet
           return l;
         };
         save();
-        beat = scheduler.schedule(function () {
+        beat = inBackground(scheduler).schedule(function () {
           const l = save();
           if (l > 0) this.schedule(undefined, Math.min(BEAT_MS, l));
         }, BEAT_MS);

@@ -5,6 +5,7 @@ import type { Effect } from '../engine/effect';
 import type { Exclusive, FeatureParts, FeatureSetup } from '../engine/feature';
 import { BillingError } from '../errors';
 import type { LocksLike } from '../feature-types';
+import { inBackground } from '../scheduler';
 import { holdLock } from '../web-locks';
 
 const FREE_PERIOD_MS = 30_000;
@@ -120,7 +121,8 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           release();
           if (over) post({ kind: 'ended', c });
         };
-        const timer = scheduler.schedule(() => end(), FREE_PERIOD_MS);
+        // Nobody awaits the end of a period: in Node its timer keeps nothing alive.
+        const timer = inBackground(scheduler).schedule(() => end(), FREE_PERIOD_MS);
         owned.add(end);
         post({ kind: 'period', c, e });
       };
