@@ -1,4 +1,4 @@
-import type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from './hook-types';
+import type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from '../devtools-hook';
 import type { DevtoolsExtension, DevtoolsExtensionConnection } from './extension';
 import { safeAction, safeState } from './json-safe';
 
