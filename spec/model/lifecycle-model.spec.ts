@@ -23,14 +23,23 @@ let world: World | null = null;
 let restore = () => undefined as void;
 const figures: Record<string, number | string> = { seed: SEED };
 
+let warnings = 0;
 beforeAll(() => {
   // Node's own BroadcastChannel delivers on its own time; the model decides here.
   restore = installFakeChannel(() => world?.hub ?? new ChannelHub());
+  // A storage that refuses writes warns once per client: counted for the figures, not printed.
+  jest.spyOn(console, 'warn').mockImplementation(() => void (warnings += 1));
 });
 
 afterAll(() => {
   restore();
-  recordFigures('lifecycle-model', { ...figures, commands: lifecycleStats.commands, checks: lifecycleStats.checks });
+  jest.restoreAllMocks();
+  recordFigures('lifecycle-model', {
+    ...figures,
+    commands: lifecycleStats.commands,
+    checks: lifecycleStats.checks,
+    storageWarnings: warnings,
+  });
 });
 
 async function runOnce(
