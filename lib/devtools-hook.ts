@@ -47,6 +47,7 @@ export interface DevtoolsConnection {
  * ```
  */
 export interface DevtoolsHook {
+  /** Called once as the client is created, with its scope and its state then; `null` when there is no panel. */
   connect(scope: string, initial: DevtoolsState): DevtoolsConnection | null;
 }
 
