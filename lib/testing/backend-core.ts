@@ -24,12 +24,6 @@ export interface BackendCoreOptions {
 /**
  * The reference backend without a transport: state, hooks, faults, CORS and
  * the request log, and `handle`, the one function every transport runs.
- *
- * @example
- * ```ts
- * const core = createBackendCore({ users: [alice] });
- * const { response } = await core.handle(request);
- * ```
  */
 export interface BackendCore {
   readonly hooks: ReferenceBackendHooks;
@@ -49,11 +43,6 @@ export interface BackendCore {
 
 /**
  * Builds the transport-neutral reference backend. Throws if a user is invalid.
- *
- * @example
- * ```ts
- * const core = createBackendCore({ users: [alice], cors: true });
- * ```
  */
 export function createBackendCore(options: BackendCoreOptions = {}): BackendCore {
   const { users = [], cors = true } = options;

@@ -4,11 +4,6 @@ import type { RequestRecord } from './types';
  * A deep copy of a request record, without `structuredClone` (Jest's jsdom
  * environment has none). A record holds JSON data only: the parsed body, the
  * query (names like `__proto__` kept as data) and plain fields.
- *
- * @example
- * ```ts
- * const copies = log.map(copyRecord);
- * ```
  */
 export function copyRecord(record: RequestRecord): RequestRecord {
   return copyData(record) as RequestRecord;

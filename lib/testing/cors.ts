@@ -9,11 +9,6 @@ const MAX_AGE_SECONDS = '600';
 
 /**
  * Whether a request is a CORS preflight: `OPTIONS` naming the method to come.
- *
- * @example
- * ```ts
- * isPreflight(request); // true for OPTIONS with Access-Control-Request-Method
- * ```
  */
 export function isPreflight(request: BackendRequest): boolean {
   return request.method === 'OPTIONS' && request.header('access-control-request-method') !== undefined;
@@ -29,11 +24,6 @@ function allowOrigin(request: BackendRequest): Record<string, string> {
 /**
  * The answer to a preflight: 204, any origin, GET and POST, the client's
  * headers and whatever else the page asked for, cached for ten minutes.
- *
- * @example
- * ```ts
- * if (isPreflight(request)) return preflightAnswer(request);
- * ```
  */
 export function preflightAnswer(request: BackendRequest): BackendResponse {
   const requested = (request.header('access-control-request-headers') ?? '')
@@ -55,11 +45,6 @@ export function preflightAnswer(request: BackendRequest): BackendResponse {
 
 /**
  * Adds the headers that let a page on another origin read a response.
- *
- * @example
- * ```ts
- * const response = withCorsHeaders(request, { kind: 'answer', status: 200, headers: {}, body: '{}' });
- * ```
  */
 export function withCorsHeaders(request: BackendRequest, response: BackendResponse): BackendResponse {
   if (response.kind !== 'answer' && response.kind !== 'stall') return response;

@@ -3,16 +3,6 @@ import type { RequestRecord } from './types';
 /**
  * One request as the reference backend's handler sees it, whatever carried
  * it: Node's `http` server or the in-process `fetch`.
- *
- * @example
- * ```ts
- * const request: BackendRequest = {
- *   method: 'GET',
- *   target: '/ai/v1/credit/getBalance',
- *   header: (name) => (name === 'authorization' ? 'Bearer alice-token' : undefined),
- *   readBody: async () => '',
- * };
- * ```
  */
 export interface BackendRequest {
   /** Upper-case method, e.g. `GET`. */
@@ -36,11 +26,6 @@ export interface BackendRequest {
  * - `stall`: the status, the headers and the start of a body, then silence
  *   until the client gives up or the backend closes;
  * - `fallback`: the transport's own fallback answered (HTTP only).
- *
- * @example
- * ```ts
- * const reset: BackendResponse = { kind: 'drop' };
- * ```
  */
 export type BackendResponse =
   | {
@@ -56,11 +41,6 @@ export type BackendResponse =
  * A decided response and the log record of its request (`null` for a CORS
  * preflight, which is not logged); the transport sets `record.status` once
  * the answer is really delivered.
- *
- * @example
- * ```ts
- * const { response, record } = await core.handle(request);
- * ```
  */
 export interface Handled {
   readonly response: BackendResponse;

@@ -2,11 +2,6 @@ import type { Fault } from './types';
 
 /**
  * Throws a `TypeError` for a fault the backend could not carry out.
- *
- * @example
- * ```ts
- * assertValidFault({ kind: 'status', status: 200 }); // throws: not an error status
- * ```
  */
 export function assertValidFault(fault: Fault): void {
   switch (fault.kind) {
@@ -41,13 +36,6 @@ function isStatus(value: number, min: number): boolean {
 /**
  * Faults waiting for the next requests, per path (without query), first in
  * first out: two `add` calls on one path queue one after the other.
- *
- * @example
- * ```ts
- * const queue = new FaultQueue();
- * queue.add('/ai/v1/credit/getBalance', 2, { kind: 'drop' });
- * queue.take('/ai/v1/credit/getBalance'); // { kind: 'drop' }
- * ```
  */
 export class FaultQueue {
   private readonly byPath = new Map<string, Fault[]>();

@@ -18,11 +18,6 @@ const MAX_MODULE_LENGTH = 255;
 
 /**
  * Whether the path is one of the three backend calls.
- *
- * @example
- * ```ts
- * isApiPath('/ai/v1/credit/getBalance'); // true
- * ```
  */
 export function isApiPath(path: string): boolean {
   return ROUTE_METHODS.has(path);
@@ -30,11 +25,6 @@ export function isApiPath(path: string): boolean {
 
 /**
  * Reads the bearer token of an `Authorization` header (scheme case-insensitive).
- *
- * @example
- * ```ts
- * bearerToken('Bearer abc'); // 'abc'
- * ```
  */
 export function bearerToken(header: string | undefined): string | undefined {
   const match = /^bearer +(\S+) *$/i.exec(header ?? '');
@@ -47,11 +37,6 @@ export function bearerToken(header: string | undefined): string | undefined {
  * validation, so that nothing is read or changed for a request that fails one.
  * Fills `record.body` when a body was read. Every bad input is a 4xx reply,
  * never a thrown error, and never changes the state.
- *
- * @example
- * ```ts
- * const reply = await handleRequest(req, path, query, state, record);
- * ```
  */
 export async function handleRequest(
   req: BackendRequest,

@@ -16,11 +16,6 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * that never ends, an abort rejects with an `AbortError`). Answers with the
  * global `Response` where there is one, else with a `PlainResponse` (Jest's
  * jsdom environment); no Node built-in.
- *
- * @example
- * ```ts
- * const fetch = inProcessFetch(createBackendCore({ users: [alice] }));
- * ```
  */
 export function inProcessFetch(core: BackendCore): ReferenceFetch {
   const stalled = new Set<(error: unknown) => void>();

@@ -3,11 +3,6 @@ import { utf8Encode } from './utf8';
 /**
  * The headers of a `PlainResponse`: the read side of `Headers`, names in
  * lower case, iterated in order of name.
- *
- * @example
- * ```ts
- * new PlainHeaders({ 'Content-Type': 'application/json' }).get('content-type'); // 'application/json'
- * ```
  */
 export class PlainHeaders {
   private readonly map = new Map<string, string>();
@@ -50,12 +45,6 @@ export class PlainHeaders {
  * status, the headers and a body read whole with `text()`, `json()` or
  * `arrayBuffer()`, once. `content` gives the body's text when it is asked
  * for; a stalled body is a promise that settles only when it fails.
- *
- * @example
- * ```ts
- * const answer = new PlainResponse(() => Promise.resolve('{}'), 200, { 'Content-Type': 'application/json' });
- * await answer.json(); // {}
- * ```
  */
 export class PlainResponse {
   readonly type = 'basic';

@@ -6,11 +6,6 @@ import { BodyTooLargeError, decodeBody } from './body-errors';
  * `Content-Length` over the limit is refused without reading anything; a body
  * that grows past it is refused as soon as it does, and reading stops (the
  * request is paused), so memory stays bounded whatever the client sends.
- *
- * @example
- * ```ts
- * const text = await readBody(req, MAX_BODY_BYTES);
- * ```
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);

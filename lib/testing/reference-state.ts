@@ -26,14 +26,6 @@ type UserState = { -readonly [K in keyof Omit<ReferenceUserSnapshot, 'modules'>]
  * - an `external_id` is unique per user across modules: a replay answers the
  *   first result even if it names another module;
  * - `isEnabled` is reported, it does not change how a consume is decided.
- *
- * @example
- * ```ts
- * const state = new ReferenceState([{ token: 't', freeRemaining: 1, freeTotal: 1, creditsPerUse: 5, creditsBalance: 5 }]);
- * state.consume('t', 'generator_demo', 'op-1'); // free use
- * state.consume('t', 'generator_demo', 'op-2'); // 5 credits
- * state.consume('t', 'generator_demo', 'op-3').code; // 20101
- * ```
  */
 export class ReferenceState {
   private readonly users = new Map<string, UserState>();

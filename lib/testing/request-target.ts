@@ -1,10 +1,5 @@
 /**
  * Splits a request target into its path and its query.
- *
- * @example
- * ```ts
- * splitTarget('/a?module=generator_x'); // { path: '/a', params: URLSearchParams { module } }
- * ```
  */
 export function splitTarget(target: string): { path: string; params: URLSearchParams } {
   // Not `new URL(target, base)`: a request target like `//host/x` would be
@@ -16,11 +11,6 @@ export function splitTarget(target: string): { path: string; params: URLSearchPa
 
 /**
  * The first value of each query parameter, as data (a name like `__proto__` is kept).
- *
- * @example
- * ```ts
- * firstValues(new URLSearchParams('a=1&a=2')); // { a: '1' }
- * ```
  */
 export function firstValues(params: URLSearchParams): Record<string, string> {
   // Through a Map: names like `__proto__` or `constructor` must be kept as data.

@@ -11,11 +11,6 @@ function httpDate(): string {
 
 /**
  * A decided reply as a JSON answer, never cached.
- *
- * @example
- * ```ts
- * jsonAnswer(okReply({ balance: 3 })); // { kind: 'answer', status: 200, ... }
- * ```
  */
 export function jsonAnswer(reply: Reply): BackendResponse {
   return {
@@ -30,11 +25,6 @@ export function jsonAnswer(reply: Reply): BackendResponse {
  * The answer of a fault that sends bytes of its own: `malformed` (the raw
  * body as given) or `stall` (headers and the start of a body, then silence,
  * so a client timeout must cover the body, not just the headers).
- *
- * @example
- * ```ts
- * rawFaultAnswer({ kind: 'malformed', body: '<html>oops</html>' });
- * ```
  */
 export function rawFaultAnswer(fault: Extract<Fault, { kind: 'malformed' | 'stall' }>): BackendResponse {
   if (fault.kind === 'stall') {

@@ -7,12 +7,6 @@ import type { RequestRecord } from './types';
  * stalled one, or destroys the socket; notes the status in the log record
  * once written. Does nothing if the client has gone or an answer was already
  * sent.
- *
- * @example
- * ```ts
- * const { response, record } = await core.handle(request);
- * serveResponse(res, response, record);
- * ```
  */
 export function serveResponse(res: ServerResponse, response: BackendResponse, record: RequestRecord | null): void {
   switch (response.kind) {

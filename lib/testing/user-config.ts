@@ -8,11 +8,6 @@ const FLAG_FIELDS = ['blacklisted', 'isEnabled'] as const;
  * Throws a `TypeError` when a user patch holds a value the wire format could
  * not carry (the backend must never answer a body a correct client would
  * reject as a decode error, unless a fault asks for it).
- *
- * @example
- * ```ts
- * assertValidPatch({ creditsBalance: -1 }); // throws TypeError
- * ```
  */
 export function assertValidPatch(patch: ReferenceUserPatch): void {
   for (const field of COUNT_FIELDS) {
@@ -37,11 +32,6 @@ export function assertValidPatch(patch: ReferenceUserPatch): void {
 
 /**
  * Throws a `TypeError` when a user's configuration is incomplete or invalid.
- *
- * @example
- * ```ts
- * assertValidUser({ token: 'a', freeRemaining: 1, freeTotal: 1, creditsPerUse: 1, creditsBalance: 0 });
- * ```
  */
 export function assertValidUser(user: ReferenceUser): void {
   if (typeof user.token !== 'string' || user.token.length === 0 || /\s/.test(user.token)) {

@@ -4,11 +4,6 @@
 /**
  * The UTF-8 bytes of a string, lone surrogates as U+FFFD (what `fetch` sends
  * for a string body).
- *
- * @example
- * ```ts
- * utf8Encode('é'); // Uint8Array [0xc3, 0xa9]
- * ```
  */
 export function utf8Encode(text: string): Uint8Array {
   if (typeof TextEncoder === 'function') return new TextEncoder().encode(text);
@@ -40,11 +35,6 @@ export function utf8Encode(text: string): Uint8Array {
  * Decodes UTF-8 strictly, as `new TextDecoder('utf-8', { fatal: true })`
  * does: throws a `TypeError` on an invalid, overlong, surrogate or truncated
  * sequence. A leading byte order mark is dropped.
- *
- * @example
- * ```ts
- * utf8Decode(Uint8Array.of(0xc3, 0xa9)); // 'é'
- * ```
  */
 export function utf8Decode(bytes: Uint8Array): string {
   if (typeof TextDecoder === 'function') return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -17,11 +17,6 @@ export const REFERENCE_PATHS = PATHS;
 /**
  * An answer decided by the request handler, written by the server (or, for a
  * `dropAfterApply` fault, never written).
- *
- * @example
- * ```ts
- * const reply: Reply = okReply({ balance: 12 });
- * ```
  */
 export interface Reply {
   status: number;
@@ -31,11 +26,6 @@ export interface Reply {
 
 /**
  * A successful answer: HTTP 200, code 0.
- *
- * @example
- * ```ts
- * okReply({ free_remaining: 2, is_credit: false });
- * ```
  */
 export function okReply(data: Record<string, unknown>): Reply {
   return { status: 200, body: { code: BACKEND_CODES.ok, message: 'ok', data } };
@@ -43,11 +33,6 @@ export function okReply(data: Record<string, unknown>): Reply {
 
 /**
  * A business refusal: HTTP 200 with a non-zero code and no data.
- *
- * @example
- * ```ts
- * businessReply(BACKEND_CODES.blacklisted, 'user is blacklisted');
- * ```
  */
 export function businessReply(code: number, message: string): Reply {
   return { status: 200, body: { code, message, data: null } };
@@ -56,11 +41,6 @@ export function businessReply(code: number, message: string): Reply {
 /**
  * A transport-level error: the HTTP status, reused as the (non-zero) code so
  * that a body read without its status still says what went wrong.
- *
- * @example
- * ```ts
- * errorReply(405, 'method not allowed', { Allow: 'GET' });
- * ```
  */
 export function errorReply(status: number, message: string, headers?: Record<string, string>): Reply {
   const reply: Reply = { status, body: { code: status, message, data: null } };
