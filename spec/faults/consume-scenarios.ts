@@ -56,7 +56,7 @@ export const consumeScenarios: readonly Scenario[] = [
     behaviour: 'times out after timeoutMs, retried with the same external_id; replayed; one charge',
     options: { timeoutMs: 5_000 },
     act: async ({ h, id }) => {
-      void h.gate.lose(P.consume);
+      void h.wire.lose(P.consume);
       return outcomeOf(h.run(h.client.billing.consume({ externalId: id })));
     },
     expect: chargedAfter(2, 'op-timeout-after', [5_000, 5_250]),

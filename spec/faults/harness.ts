@@ -4,16 +4,19 @@ import type { ReferenceUser } from '../../lib/testing/types';
 import type { Client } from '../../lib/client-types';
 import type { ClientOptions } from '../../lib/options';
 import type { FetchLike } from '../../lib/types';
-import { openBackend, type BackendKind } from '../helpers/backend-under-test';
-import { drive, trackingFetch } from '../helpers/drive';
+import { driven } from '../helpers/drive';
 import { VirtualClock } from '../helpers/virtual-clock';
-import { loggingFetch, ResponseGate, type SentRequest } from '../helpers/wire-log';
+import { Wire } from '../helpers/wire-log';
 
 /** A secret that must never leave the request headers. */
 export const CANARY = `canary${randomBytes(6).toString('hex')}`;
 export const TOKEN = `tok-${CANARY}`;
 
-export { openBackend, type BackendKind };
+/** The matrix's two backends, as its test names call them, and the transport each is reached over. */
+export const KINDS = [
+  ['in-process', 'in-process fetch'],
+  ['reference', 'HTTP'],
+] as const;
 
 export const DEFAULT_USER: Omit<ReferenceUser, 'token'> = {
   freeRemaining: 2,
@@ -22,12 +25,11 @@ export const DEFAULT_USER: Omit<ReferenceUser, 'token'> = {
   creditsBalance: 10,
 };
 
-/** A client wired for the matrix: virtual time, the backend's transport, a wire log, client-side faults, observed views. */
+/** A client wired for the matrix: virtual time, the backend's transport behind a wire, observed views. */
 export interface Harness {
   readonly client: Client;
   readonly clock: VirtualClock;
-  readonly gate: ResponseGate;
-  readonly sent: SentRequest[];
+  readonly wire: Wire;
   /** Everything the client emitted, serialised, for the canary search. */
   readonly seen: string[];
   /** Settles a promise, moving virtual time whenever no request is in flight. */
@@ -41,15 +43,13 @@ export function makeHarness(
   transport: FetchLike,
 ): Harness {
   const clock = new VirtualClock();
-  const gate = new ResponseGate();
-  const { fetch: logged, sent } = loggingFetch(gate.wrap(transport), clock);
-  const { fetch, inFlight } = trackingFetch(logged);
+  const wire = new Wire(transport, clock);
   const client = createClient({
     baseUrl: url,
     appKey: 'poster',
     headers: { Authorization: `Bearer ${token}`, 'X-Canary': CANARY },
     scheduler: clock,
-    fetch,
+    fetch: wire.fetch,
     ...options,
   });
   const seen: string[] = [];
@@ -58,14 +58,6 @@ export function makeHarness(
   client.billing.freePeriodRemaining$.subscribe(note);
   client.billing.onChange(note);
   // Long patience, so a slow machine never looks like a stall; deliberate stalls are parked and skipped.
-  const busy = () => inFlight() - gate.parked();
-  const run = async <T>(promise: Promise<T>): Promise<T> => {
-    let settled = false;
-    const watched = promise.finally(() => (settled = true));
-    watched.catch(() => undefined);
-    await drive(clock, busy, () => settled, { patienceMs: 10_000 });
-    if (!settled) throw new Error('the scenario never settled');
-    return watched;
-  };
-  return { client, clock, gate, sent, seen, run };
+  const run = <T>(promise: Promise<T>) => driven(clock, () => wire.inFlight(), promise, { patienceMs: 10_000 });
+  return { client, clock, wire, seen, run };
 }

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { BillingError } from '../../lib/errors';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import type { BackendUnderTest } from '../helpers/backend-under-test';
+import type { ContractBackend } from '../testing/http-helpers';
 import { DEFAULT_USER, makeHarness, TOKEN } from './harness';
 import { outcomeOf, type ActContext, type Outcome, type Scenario } from './scenario-types';
 
@@ -32,21 +32,21 @@ function assertOutcome(outcome: Outcome, expected: Scenario['expect']['outcome']
  * things the issue asks for; returns every rendering the client produced, for
  * the canary search.
  */
-export async function runScenario(backend: BackendUnderTest, scenario: Scenario): Promise<string[]> {
+export async function runScenario(backend: ContractBackend, scenario: Scenario): Promise<string[]> {
   backend.addUser({ token: TOKEN, ...DEFAULT_USER, ...scenario.user });
   const h = makeHarness(backend.url, scenario.token ?? TOKEN, scenario.options, backend.clientFetch);
   try {
     if (scenario.prime !== false) await h.run(h.client.billing.getUsage());
     for (const [path, n, fault] of scenario.faults?.() ?? []) {
       backend.failNext(path, n, fault);
-      for (let i = 0; fault.kind === 'stall' && i < n; i++) h.gate.expectStall(path);
+      for (let i = 0; fault.kind === 'stall' && i < n; i++) h.wire.expectStall(path);
     }
-    const primed = h.sent.length;
+    const primed = h.wire.sent.length;
     const start = h.clock.now();
     const context: ActContext = { h, backend, token: scenario.token ?? TOKEN, id: scenario.id };
     const outcome = await (scenario.act ?? consumeOnce)(context);
     const elapsed = h.clock.now() - start;
-    const sent = h.sent.slice(primed);
+    const sent = h.wire.sent.slice(primed);
     const expected = scenario.expect;
 
     assertOutcome(outcome, expected.outcome);

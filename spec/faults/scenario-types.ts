@@ -1,7 +1,7 @@
 import type { Fault, ReferenceUser } from '../../lib/testing/types';
 import type { ClientOptions } from '../../lib/options';
 import type { UsageInfo } from '../../lib/types';
-import type { BackendUnderTest } from '../helpers/backend-under-test';
+import type { ContractBackend } from '../testing/http-helpers';
 import type { Harness } from './harness';
 
 /** How the operation under test ended. */
@@ -16,7 +16,7 @@ export async function outcomeOf(promise: Promise<unknown>): Promise<Outcome> {
 
 export interface ActContext {
   readonly h: Harness;
-  readonly backend: BackendUnderTest;
+  readonly backend: ContractBackend;
   readonly token: string;
   /** The externalId this scenario's consume uses. */
   readonly id: string;

@@ -51,7 +51,7 @@ export const usageScenarios: readonly Scenario[] = [
     behaviour:
       'an older balance answer arriving after a newer refresh is dropped; getUsage resolves with the newer value',
     act: async ({ h, backend }) => {
-      const held = h.gate.hold(P.balance);
+      const held = h.wire.hold(P.balance);
       const older = h.client.billing.getUsage();
       await held.arrived;
       backend.setUser(TOKEN, { creditsBalance: 50 });
@@ -73,7 +73,7 @@ export const usageScenarios: readonly Scenario[] = [
     behaviour: 'that caller rejects aborted; the shared request goes on for the other caller, whose answer is applied',
     act: async ({ h, backend }) => {
       backend.setUser(TOKEN, { freeRemaining: 1 });
-      const held = h.gate.hold(P.freeTrialCount);
+      const held = h.wire.hold(P.freeTrialCount);
       const controller = new AbortController();
       const leaving = h.client.billing.getUsage({ signal: controller.signal });
       const staying = h.client.billing.getUsage();
@@ -115,7 +115,7 @@ export const usageScenarios: readonly Scenario[] = [
     behaviour:
       'rejects aborted with its externalId; the backend may have charged; no free period, cache unchanged; a retry with the same externalId replays, no second charge',
     act: async ({ h, id, backend }) => {
-      const held = h.gate.hold(P.consume);
+      const held = h.wire.hold(P.consume);
       const controller = new AbortController();
       const aborted = h.client.billing.consume({ externalId: id, signal: controller.signal });
       await held.arrived;

@@ -5,7 +5,7 @@ import type { Client } from '../../lib/client-types';
 import type { FetchLike } from '../../lib/types';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 import { driven, trackingFetch } from '../helpers/drive';
-import type { SeenRequest } from '../helpers/fake-backend';
+import type { SentRequest } from '../helpers/wire-log';
 import { settle, VirtualClock } from '../helpers/virtual-clock';
 
 // Issue 12 item 4, black box: 401 recovery through `createClient`.
@@ -21,7 +21,7 @@ function rotatingToken() {
   return { calls, headers };
 }
 
-const tokenOf = (request: SeenRequest | undefined) =>
+const tokenOf = (request: SentRequest | undefined) =>
   Object.entries(request?.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
 
 describe('onUnauthorized through the client', () => {

@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import type { BillingEvent } from '../../lib/events/billing-event';
-import { cleanup, fixture, PATH } from '../helpers/client-fixture';
-import { coded } from '../helpers/fake-backend';
+import { cleanup, coded, fixture, PATH } from '../helpers/client-fixture';
 
 afterEach(cleanup);
 
