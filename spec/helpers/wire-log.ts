@@ -10,6 +10,7 @@ export interface SentRequest {
   /** The body, parsed as JSON when it is JSON. */
   readonly body: unknown;
   readonly externalId: string | undefined;
+  readonly signal: AbortSignal | null | undefined;
   /** The scheduler's `now()` when sent. */
   readonly at: number;
 }
@@ -41,7 +42,7 @@ function parse(body: unknown): unknown {
  */
 export class Wire {
   readonly sent: SentRequest[] = [];
-  /** While true, requests wait before reaching the backend until `release()`. */
+  /** While true, requests wait before reaching the backend until `release()` (or their abort, as on a network). */
   holding = false;
   /** Awaited before the request goes on and once its whole answer is read; aborts are honoured after each. */
   pace?: (request: SentRequest, answer?: { readonly status: number; readonly text: string }) => Promise<void>;
@@ -65,9 +66,8 @@ export class Wire {
     return this.open - this.waiting;
   }
 
-  /** Requests held since `holding` was set go on now. */
+  /** Requests held since `holding` was set go on now (later ones wait while it stays set). */
   release(): void {
-    this.holding = false;
     this.held.splice(0).forEach((go) => go());
   }
 
@@ -110,6 +110,7 @@ export class Wire {
       headers: { ...((init.headers ?? {}) as Record<string, string>) },
       body,
       externalId: (body as { external_id?: unknown } | undefined)?.external_id as string | undefined,
+      signal: init.signal,
       at: this.scheduler.now(),
     };
     this.sent.push(request);
@@ -127,7 +128,12 @@ export class Wire {
 
   private async exchange(request: SentRequest, input: string, init: RequestInit): Promise<Response> {
     const { path } = request;
-    if (this.holding) await new Promise<void>((resolve) => this.held.push(resolve));
+    if (this.holding) {
+      await new Promise<void>((resolve, reject) => {
+        this.held.push(resolve);
+        init.signal?.addEventListener('abort', () => reject(aborted()), { once: true });
+      });
+    }
     await this.pace?.(request);
     throwIfAborted(init.signal);
     const entry = this.answers.get(path)?.shift();
