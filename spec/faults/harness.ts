@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createClient } from '../../lib/client';
 import type { ReferenceUser } from '../../lib/testing/types';
-import type { Client } from '../../lib/client-types';
 import type { ClientOptions } from '../../lib/options';
 import type { FetchLike } from '../../lib/types';
-import { driven } from '../helpers/drive';
-import { VirtualClock } from '../helpers/virtual-clock';
-import { Wire } from '../helpers/wire-log';
+import { drivenClient } from '../helpers/drive';
 
 /** A secret that must never leave the request headers. */
 export const CANARY = `canary${randomBytes(6).toString('hex')}`;
@@ -25,16 +21,8 @@ export const DEFAULT_USER: Omit<ReferenceUser, 'token'> = {
   creditsBalance: 10,
 };
 
-/** A client wired for the matrix: virtual time, the backend's transport behind a wire, observed views. */
-export interface Harness {
-  readonly client: Client;
-  readonly clock: VirtualClock;
-  readonly wire: Wire;
-  /** Everything the client emitted, serialised, for the canary search. */
-  readonly seen: string[];
-  /** Settles a promise, moving virtual time whenever no request is in flight. */
-  run<T>(promise: Promise<T>): Promise<T>;
-}
+/** A client wired for the matrix (virtual time, the backend's transport behind a wire) and all it emitted, serialised, for the canary search. */
+export type Harness = ReturnType<typeof drivenClient> & { readonly seen: string[] };
 
 export function makeHarness(
   url: string,
@@ -42,22 +30,16 @@ export function makeHarness(
   options: Partial<ClientOptions> = {},
   transport: FetchLike,
 ): Harness {
-  const clock = new VirtualClock();
-  const wire = new Wire(transport, clock);
-  const client = createClient({
-    baseUrl: url,
-    appKey: 'poster',
-    headers: { Authorization: `Bearer ${token}`, 'X-Canary': CANARY },
-    scheduler: clock,
-    fetch: wire.fetch,
-    ...options,
-  });
+  const { client, clock, wire, run } = drivenClient(
+    transport,
+    { baseUrl: url, headers: { Authorization: `Bearer ${token}`, 'X-Canary': CANARY }, ...options },
+    // Long patience, so a slow machine never looks like a stall; deliberate stalls are parked and skipped.
+    10_000,
+  );
   const seen: string[] = [];
   const note = (value: unknown) => seen.push(JSON.stringify(value));
   client.billing.usage$.subscribe(note);
   client.billing.freePeriodRemaining$.subscribe(note);
   client.billing.onChange(note);
-  // Long patience, so a slow machine never looks like a stall; deliberate stalls are parked and skipped.
-  const run = <T>(promise: Promise<T>) => driven(clock, () => wire.inFlight(), promise, { patienceMs: 10_000 });
-  return { client, clock, wire, seen, run };
+  return { client, clock, wire, run, seen };
 }

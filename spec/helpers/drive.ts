@@ -1,6 +1,8 @@
 import crossFetch from 'cross-fetch';
+import { createClient } from '../../lib/client';
+import type { ClientOptions } from '../../lib/options';
 import type { FetchLike } from '../../lib/types';
-import type { VirtualClock } from './virtual-clock';
+import { VirtualClock } from './virtual-clock';
 import { Wire } from './wire-log';
 
 /** A wire's fetch and its count of exchanges in flight, body included (see {@link Wire}). */
@@ -57,4 +59,21 @@ export async function driven<T>(
   await drive(clock, inFlight, () => settled, options);
   if (!settled) throw new Error('the scenario never settled');
   return watched;
+}
+
+/**
+ * A client (app key `poster` unless given) on virtual time whose requests go
+ * through a {@link Wire} over `transport`; `run` settles a promise under
+ * {@link drive}, waiting up to `patienceMs` of real time for the network.
+ */
+export function drivenClient(
+  transport: FetchLike,
+  options: Partial<ClientOptions> & Pick<ClientOptions, 'baseUrl'>,
+  patienceMs?: number,
+) {
+  const clock = new VirtualClock();
+  const wire = new Wire(transport, clock);
+  const client = createClient({ appKey: 'poster', scheduler: clock, fetch: wire.fetch, ...options });
+  const run = <T>(promise: Promise<T>) => driven(clock, () => wire.inFlight(), promise, { patienceMs });
+  return { client, clock, wire, run };
 }

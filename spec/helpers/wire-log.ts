@@ -49,6 +49,8 @@ export class Wire {
   private held: Array<() => void> = [];
   private readonly answers = new Map<string, Held[]>();
   private readonly stalls = new Map<string, number>();
+  /** The most exchanges in flight at once. */
+  peak = 0;
   private open = 0;
   private waiting = 0;
 
@@ -115,6 +117,7 @@ export class Wire {
     };
     this.sent.push(request);
     this.open += 1;
+    this.peak = Math.max(this.peak, this.open);
     let reading = false;
     try {
       const response = await this.exchange(request, input, init);

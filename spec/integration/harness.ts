@@ -1,5 +1,4 @@
 import crossFetch from 'cross-fetch';
-import { createClient } from '../../lib/client';
 import {
   startReferenceBackend,
   type ReferenceBackend,
@@ -9,8 +8,8 @@ import {
 import type { Client } from '../../lib/client-types';
 import type { ClientOptions } from '../../lib/options';
 import type { FetchLike } from '../../lib/types';
-import { driven, trackingFetch } from '../helpers/drive';
-import { VirtualClock } from '../helpers/virtual-clock';
+import { drivenClient } from '../helpers/drive';
+import type { VirtualClock } from '../helpers/virtual-clock';
 import { makeUser } from '../testing/http-helpers';
 
 export { makeUser };
@@ -76,28 +75,11 @@ export function liveClient(
 
 /** Another client (another tab) of a user the backend already knows. */
 export function clientFor(backend: ReferenceBackend, user: ReferenceUser, options: Partial<ClientOptions> = {}): Live {
-  const clock = new VirtualClock();
-  let now = 0;
-  let max = 0;
-  const sent: unknown[] = [];
-  const counting: FetchLike = async (input, init) => {
-    max = Math.max(max, ++now);
-    if (init?.method === 'POST' && typeof init.body === 'string') {
-      sent.push((JSON.parse(init.body) as { external_id?: unknown }).external_id);
-    }
-    try {
-      return await (crossFetch as FetchLike)(input, init);
-    } finally {
-      now--;
-    }
-  };
-  const tracked = trackingFetch(counting);
-  const client = createClient({
+  const headers = { Authorization: `Bearer ${user.token}` };
+  const { client, clock, wire, run } = drivenClient(crossFetch as FetchLike, {
     baseUrl: backend.url,
     appKey: APP_KEY,
-    headers: { Authorization: `Bearer ${user.token}` },
-    fetch: tracked.fetch,
-    scheduler: clock,
+    headers,
     ...options,
   });
   live.push(client);
@@ -105,11 +87,11 @@ export function clientFor(backend: ReferenceBackend, user: ReferenceUser, option
     client,
     clock,
     user,
-    run: (promise) => driven(clock, tracked.inFlight, promise),
+    run,
     requests: (path) =>
       backend.requests().filter((r) => r.token === user.token && (path === undefined || r.path === path)),
-    maxInFlight: () => max,
-    sentExternalIds: () => [...sent],
+    maxInFlight: () => wire.peak,
+    sentExternalIds: () => wire.sent.filter((r) => r.method === 'POST').map((r) => r.externalId),
   };
 }
 
