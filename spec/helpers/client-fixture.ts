@@ -15,22 +15,23 @@ export const PATH = {
 export const ok = (data: unknown): string => JSON.stringify({ code: 0, message: 'ok', data });
 export const coded = (code: number, message = 'no'): string => JSON.stringify({ code, message, data: null });
 
+const DEFAULT_QUOTA = {
+  isEnabled: true,
+  freeRemaining: 3,
+  freeTotal: 5,
+  creditsPerUse: 2,
+  balance: 10,
+  blacklisted: false,
+};
 /** The one user's quota, in the test's words. */
-export interface Quota {
-  isEnabled: boolean;
-  freeRemaining: number;
-  freeTotal: number;
-  creditsPerUse: number;
-  balance: number;
-  blacklisted: boolean;
-}
+export type Quota = typeof DEFAULT_QUOTA;
 
 /** A scripted answer: status, raw body, optional content type. */
-export interface Scripted {
+export type Scripted = {
   readonly status?: number;
   readonly body: string;
-  readonly headers?: { readonly 'content-type'?: string };
-}
+  readonly headers?: { 'content-type'?: string };
+};
 
 // The one user behind the backend: tests of the client do not test authentication.
 const TOKEN = 'fake-backend-user';
@@ -61,15 +62,7 @@ export class UserBackend extends Wire {
         headers: { ...Object.fromEntries(served), Authorization: `Bearer ${TOKEN}` },
       });
     });
-    const { balance, ...rest } = {
-      isEnabled: true,
-      freeRemaining: 3,
-      freeTotal: 5,
-      creditsPerUse: 2,
-      balance: 10,
-      blacklisted: false,
-      ...patch,
-    };
+    const { balance, ...rest } = { ...DEFAULT_QUOTA, ...patch };
     reference.addUser({ token: TOKEN, ...rest, creditsBalance: balance });
     const name = (field: string | symbol) => (field === 'balance' ? 'creditsBalance' : String(field));
     this.quota = new Proxy({} as Quota, {

@@ -143,12 +143,12 @@ export class Wire {
     const stalls = this.stalls.get(path) ?? 0;
     if (stalls > 0) this.stalls.set(path, stalls - 1);
     const response = await this.inner(input, init);
-    if (stalls > 0)
-      return { status: response.status, headers: response.headers, text: () => this.park(response.text()) } as Response;
+    const { status, headers } = response;
+    if (stalls > 0) return { status, headers, text: () => this.park(response.text()) } as Response;
     if (entry === undefined && this.pace === undefined) return response;
     const text = await response.text();
     entry?.arrived();
-    await this.pace?.(request, { status: response.status, text });
+    await this.pace?.(request, { status, text });
     throwIfAborted(init.signal);
     if (entry !== undefined) {
       const wait = new Promise<void>((resolve, reject) => {
@@ -157,9 +157,7 @@ export class Wire {
       });
       await (entry.release === null ? this.park(wait) : wait);
     }
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => (headers[name] = value));
-    return new Response(text, { status: response.status, headers });
+    return { status, headers, text: async () => text } as Response;
   }
 }
 

@@ -9,18 +9,13 @@ import type { Client } from '../../lib/client-types';
 import type { ClientOptions } from '../../lib/options';
 import type { FetchLike } from '../../lib/types';
 import { drivenClient } from '../helpers/drive';
-import type { VirtualClock } from '../helpers/virtual-clock';
 import { makeUser } from '../testing/http-helpers';
 
 export { makeUser };
 
 export const APP_KEY = 'poster';
 export const MODULE = `generator_${APP_KEY}`;
-export const PATHS = {
-  count: '/ai/v5/service/free_trial/count',
-  balance: '/ai/v1/credit/getBalance',
-  consume: '/ai/v5/service/free_trial',
-} as const;
+export { PATH as PATHS } from '../helpers/client-fixture';
 
 /**
  * One reference backend per spec file, on 127.0.0.1 over real HTTP; each test
@@ -43,23 +38,11 @@ export function useBackend(): () => ReferenceBackend {
   };
 }
 
-/** A client of one user on virtual time, and how to settle its promises. */
-export interface Live {
-  readonly client: Client;
-  readonly clock: VirtualClock;
+/** A client of one user on virtual time behind a wire, and this user's requests in the backend's log, in arrival order. */
+export type Live = ReturnType<typeof drivenClient> & {
   readonly user: ReferenceUser;
-  /** Settles a promise, moving virtual time only while no request is in flight. */
-  run<T>(promise: Promise<T>): Promise<T>;
-  /** This user's requests in the backend's log, in arrival order. */
   requests(path?: string): RequestRecord[];
-  /** The largest number of exchanges this client had in flight at once. */
-  maxInFlight(): number;
-  /**
-   * The `external_id` of every POST this client sent, as sent: faults that
-   * answer without reading the body leave it out of the backend's log.
-   */
-  sentExternalIds(): unknown[];
-}
+};
 
 const live: Client[] = [];
 
@@ -76,28 +59,24 @@ export function liveClient(
 /** Another client (another tab) of a user the backend already knows. */
 export function clientFor(backend: ReferenceBackend, user: ReferenceUser, options: Partial<ClientOptions> = {}): Live {
   const headers = { Authorization: `Bearer ${user.token}` };
-  const { client, clock, wire, run } = drivenClient(crossFetch as FetchLike, {
+  const driven = drivenClient(crossFetch as FetchLike, {
     baseUrl: backend.url,
     appKey: APP_KEY,
     headers,
     ...options,
   });
-  live.push(client);
+  live.push(driven.client);
   return {
-    client,
-    clock,
+    ...driven,
     user,
-    run,
     requests: (path) =>
       backend.requests().filter((r) => r.token === user.token && (path === undefined || r.path === path)),
-    maxInFlight: () => wire.peak,
-    sentExternalIds: () => wire.sent.filter((r) => r.method === 'POST').map((r) => r.externalId),
   };
 }
 
 /** `METHOD path` of each record, for compact assertions on the wire. */
 export const wire = (records: readonly RequestRecord[]): string[] => records.map((r) => `${r.method} ${r.path}`);
 
-/** The `external_id` each consume POST carried. */
-export const externalIds = (records: readonly RequestRecord[]): unknown[] =>
+/** The `external_id` each consume POST carried (the backend's log, or the wire's: faults that answer without reading the body leave it out of the backend's). */
+export const externalIds = (records: ReadonlyArray<{ method: string; body?: unknown }>): unknown[] =>
   records.filter((r) => r.method === 'POST').map((r) => (r.body as { external_id?: unknown } | undefined)?.external_id);

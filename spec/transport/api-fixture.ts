@@ -58,14 +58,8 @@ export function outcome<T>(pending: Promise<T>): {
 } {
   const state: { value?: T; error?: unknown; done: boolean } = { done: false };
   pending.then(
-    (value) => {
-      state.value = value;
-      state.done = true;
-    },
-    (error: unknown) => {
-      state.error = error;
-      state.done = true;
-    },
+    (value) => Object.assign(state, { value, done: true }),
+    (error: unknown) => Object.assign(state, { error, done: true }),
   );
   return state;
 }
