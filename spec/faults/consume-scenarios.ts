@@ -24,7 +24,6 @@ function refused(id: string, rejects: Record<string, unknown>): Expectation {
     outcome: { rejects: { ...rejects, externalId: id } },
     requests: { count: 0, balance: 0, consume: 1 },
     externalIds: [id],
-    charges: [],
     cached: CACHED_UNCHANGED,
   };
 }

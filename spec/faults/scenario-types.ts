@@ -27,10 +27,10 @@ export interface Expectation {
   readonly outcome: { readonly resolves: unknown } | { readonly rejects: Readonly<Record<string, unknown>> };
   /** Requests the client sent after priming, per call. */
   readonly requests: { readonly count: number; readonly balance: number; readonly consume: number };
-  /** `external_id` of every POST sent after priming, in order. */
-  readonly externalIds: readonly string[];
-  /** Charges the backend applied, by kind, in order. */
-  readonly charges: ReadonlyArray<'free' | 'credits'>;
+  /** `external_id` of every POST sent after priming, in order (default none). */
+  readonly externalIds?: readonly string[];
+  /** Charges the backend applied, by kind, in order (default none). */
+  readonly charges?: ReadonlyArray<'free' | 'credits'>;
   /** The cached usage afterwards (`null`: nothing cached). */
   readonly cached: Partial<UsageInfo> | null;
   /** Virtual time the operation took, inclusive bounds. */

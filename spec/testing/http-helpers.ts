@@ -18,7 +18,7 @@ export type TransportName = 'in-process fetch' | 'HTTP';
 export const TRANSPORTS: readonly TransportName[] = ['in-process fetch', 'HTTP'];
 
 /** Any origin will do for the in-process fetch: it routes by path. */
-export const IN_PROCESS_ORIGIN = 'http://billing.test';
+const IN_PROCESS_ORIGIN = 'http://billing.test';
 
 /** A reference backend and the transport its requests go through. */
 export interface ContractBackend extends InProcessReferenceBackend {
@@ -62,40 +62,34 @@ export function makeUser(overrides: Partial<ReferenceUser> = {}): ReferenceUser 
   };
 }
 
-export interface JsonAnswer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-}
+/** A JSON answer: status, headers and the parsed body. */
+export type JsonAnswer = { status: number; headers: Headers; body: unknown };
 
-async function toAnswer(response: Response): Promise<JsonAnswer> {
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: JSON.parse(text) as unknown };
-}
-
-export async function getCount(backend: ContractBackend, token: string, module = MODULE): Promise<JsonAnswer> {
-  const target = `${REFERENCE_PATHS.freeTrialCount}?module=${encodeURIComponent(module)}`;
-  return toAnswer(await backend.send(target, { headers: { Authorization: `Bearer ${token}` } }));
-}
-
-export async function getBalance(backend: ContractBackend, token: string): Promise<JsonAnswer> {
-  return toAnswer(await backend.send(REFERENCE_PATHS.balance, { headers: { Authorization: `Bearer ${token}` } }));
-}
-
-export async function postConsume(
+async function send(
   backend: ContractBackend,
   token: string,
-  externalId: string,
-  module = MODULE,
+  target: string,
+  init: RequestInit = {},
 ): Promise<JsonAnswer> {
-  return toAnswer(
-    await backend.send(REFERENCE_PATHS.consume, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ module, external_id: externalId }),
-    }),
-  );
+  const response = await backend.send(target, {
+    ...init,
+    headers: { Authorization: `Bearer ${token}`, ...init.headers },
+  });
+  return { status: response.status, headers: response.headers, body: JSON.parse(await response.text()) as unknown };
 }
+
+export const getCount = (backend: ContractBackend, token: string, module = MODULE): Promise<JsonAnswer> =>
+  send(backend, token, `${REFERENCE_PATHS.freeTrialCount}?module=${encodeURIComponent(module)}`);
+
+export const getBalance = (backend: ContractBackend, token: string): Promise<JsonAnswer> =>
+  send(backend, token, REFERENCE_PATHS.balance);
+
+export const postConsume = (backend: ContractBackend, token: string, externalId: string, module = MODULE) =>
+  send(backend, token, REFERENCE_PATHS.consume, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ module, external_id: externalId }),
+  });
 
 export interface RawAnswer {
   status: number;
