@@ -1,7 +1,7 @@
 import { Headers as CrossFetchHeaders } from 'cross-fetch';
 import { cleanup, fixture } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
-import { outcomeOf } from '../faults/scenario-types';
+import { outcomeOf } from '../faults/harness';
 import type { ConsumeOptions, GetUsageOptions, HeadersOption } from '../../lib/types';
 
 afterEach(cleanup);

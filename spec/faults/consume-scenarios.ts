@@ -1,6 +1,6 @@
 import type { Fault } from '../../lib/testing/types';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import { outcomeOf, type Expectation, type Scenario } from './scenario-types';
+import { outcomeOf, type Expectation, type Scenario } from './harness';
 
 const FREE_CHARGED = { freeRemaining: 1, isCredit: false, isBlacklisted: false };
 const CACHED_AFTER_FREE = { freeRemaining: 1, creditsBalance: 10, inFreePeriod: true, freePeriodRemaining: 30 };

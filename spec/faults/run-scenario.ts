@@ -2,8 +2,7 @@ import { inspect } from 'node:util';
 import { BillingError } from '../../lib/errors';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import type { ContractBackend } from '../testing/http-helpers';
-import { DEFAULT_USER, makeHarness, TOKEN } from './harness';
-import { outcomeOf, type ActContext, type Outcome, type Scenario } from './scenario-types';
+import { DEFAULT_USER, makeHarness, outcomeOf, TOKEN, type ActContext, type Outcome, type Scenario } from './harness';
 
 const consumeOnce = ({ h, id }: ActContext): Promise<Outcome> =>
   outcomeOf(h.run(h.client.billing.consume({ externalId: id })));

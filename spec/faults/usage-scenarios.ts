@@ -1,6 +1,5 @@
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import { TOKEN } from './harness';
-import { outcomeOf, type ActContext, type Outcome, type Scenario } from './scenario-types';
+import { outcomeOf, TOKEN, type ActContext, type Outcome, type Scenario } from './harness';
 
 const PRIMED = { freeRemaining: 2, creditsBalance: 10, inFreePeriod: false };
 

@@ -2,15 +2,12 @@ import { createClient } from '../../lib/client';
 import type { Client } from '../../lib/client-types';
 import type { ClientOptions } from '../../lib/options';
 import { createReferenceBackend, REFERENCE_PATHS, type InProcessReferenceBackend } from '../../lib/testing';
+import { PATHS } from '../../lib/wire';
 import { VirtualClock } from './virtual-clock';
 import { Wire } from './wire-log';
 
 export const BASE_URL = 'http://billing.test';
-export const PATH = {
-  count: '/ai/v5/service/free_trial/count',
-  balance: '/ai/v1/credit/getBalance',
-  consume: '/ai/v5/service/free_trial',
-} as const;
+export const PATH = { count: PATHS.freeTrialCount, balance: PATHS.balance, consume: PATHS.consume } as const;
 
 export const ok = (data: unknown): string => JSON.stringify({ code: 0, message: 'ok', data });
 export const coded = (code: number, message = 'no'): string => JSON.stringify({ code, message, data: null });

@@ -19,18 +19,16 @@ export interface SentRequest {
 type Held = { readonly release: Promise<void> | null; readonly arrived: () => void };
 
 const aborted = () => Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
+const parse = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+};
 const throwIfAborted = (signal: AbortSignal | null | undefined) => {
   if (signal?.aborted === true) throw aborted();
 };
-
-function parse(body: unknown): unknown {
-  if (typeof body !== 'string') return undefined;
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return body;
-  }
-}
 
 /**
  * The one network double around a real fetch (the reference backend's, or a
@@ -104,7 +102,7 @@ export class Wire {
 
   readonly fetch: FetchLike = async (input, init = {}) => {
     const url = new URL(input);
-    const body = parse(init.body);
+    const body = typeof init.body === 'string' ? parse(init.body) : undefined;
     const request: SentRequest = {
       method: init.method ?? 'GET',
       path: url.pathname,

@@ -2,10 +2,9 @@ import { inspect } from 'node:util';
 import { createClient } from '../../lib/client';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import { consumeScenarios } from '../faults/consume-scenarios';
-import { CANARY, KINDS, TOKEN } from '../faults/harness';
 import { openBackend } from '../testing/http-helpers';
 import { renderings, runScenario } from '../faults/run-scenario';
-import { outcomeOf, type Scenario } from '../faults/scenario-types';
+import { CANARY, KINDS, outcomeOf, TOKEN, type Scenario } from '../faults/harness';
 import { usageScenarios } from '../faults/usage-scenarios';
 import { recordFigures } from '../helpers/figures';
 
