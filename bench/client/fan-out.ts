@@ -1,7 +1,7 @@
 import { BehaviorSubject, type Subscription } from 'rxjs';
 import { createClient } from '../../lib/client';
 import type { UsageInfo } from '../../lib/types';
-import { FakeBackend, quota } from '../../spec/helpers/fake-backend';
+import { UserBackend } from '../../spec/helpers/client-fixture';
 import { median } from '../harness/stats';
 
 /** One quota change delivered to many `usage$` subscribers, against a bare BehaviorSubject. */
@@ -64,7 +64,7 @@ class Probe {
  */
 export async function measureFanOut({ subscribers = 10_000, quick = false } = {}): Promise<FanOutFigures> {
   const rounds = quick ? 5 : 31;
-  const backend = new FakeBackend(quota({ balance: 100 }));
+  const backend = new UserBackend({ balance: 100 });
   const options = { baseUrl: 'http://billing.bench', appKey: 'bench', fetch: backend.fetch };
   const client = createClient(options);
   const bare = createClient(options);

@@ -2,7 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import { createClient } from '../../lib/client';
 import { monotonicScheduler } from '../../lib/index';
 import type { BillingCheckResult } from '../../lib/types';
-import { FakeBackend, quota } from '../../spec/helpers/fake-backend';
+import { UserBackend } from '../../spec/helpers/client-fixture';
 import { VirtualClock } from '../../spec/helpers/virtual-clock';
 import { bytesPerCall } from '../harness/alloc';
 import { median } from '../harness/stats';
@@ -76,7 +76,7 @@ function alternate(a: () => number, b: () => number, batch: number): [number, nu
 
 export async function measureCheck({ quick = false } = {}): Promise<CheckFigures> {
   const batch = quick ? 20_000 : 200_000;
-  const backend = new FakeBackend(quota({ freeRemaining: 3 }));
+  const backend = new UserBackend({ freeRemaining: 3 });
   // The default scheduler, as users run it, named so the baseline reads the very same clock.
   const scheduler = monotonicScheduler;
   const client = createClient({ baseUrl: 'http://billing.bench', appKey: 'bench', fetch: backend.fetch, scheduler });

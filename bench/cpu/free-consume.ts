@@ -1,6 +1,6 @@
 import { createClient } from '../../lib/client';
 import type { Client } from '../../lib/client-types';
-import { FakeBackend, quota } from '../../spec/helpers/fake-backend';
+import { UserBackend } from '../../spec/helpers/client-fixture';
 import { VirtualClock } from '../../spec/helpers/virtual-clock';
 import { bytesPerAsyncCall } from '../harness/alloc';
 import { median } from '../harness/stats';
@@ -32,7 +32,7 @@ async function inFreePeriod(): Promise<Client> {
   const client = createClient({
     baseUrl: 'http://billing.bench',
     appKey: 'bench',
-    fetch: new FakeBackend(quota({ freeRemaining: 3 })).fetch,
+    fetch: new UserBackend({ freeRemaining: 3 }).fetch,
     scheduler: new VirtualClock(),
   });
   await client.billing.getUsage();

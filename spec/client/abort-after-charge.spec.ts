@@ -1,18 +1,13 @@
-import type { FetchLike } from '../../lib/types';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
-import { ResponseGate } from '../helpers/wire-log';
 
 afterEach(cleanup);
 
 /** A credit-only user whose balance refresh after the charge is held: the window between "charged" and "resolved". */
 async function chargedRefreshHeld() {
-  const gate = new ResponseGate();
-  let wrapped: FetchLike = () => Promise.reject(new Error('not wired'));
-  const setup = fixture({ freeRemaining: 0, balance: 10, creditsPerUse: 2 }, { fetch: (i, init) => wrapped(i, init) });
-  wrapped = gate.wrap(setup.backend.fetch);
+  const setup = fixture({ freeRemaining: 0, balance: 10, creditsPerUse: 2 });
   await setup.client.billing.getUsage();
-  const refresh = gate.hold(PATH.balance);
+  const refresh = setup.backend.hold(PATH.balance);
   const controller = new AbortController();
   const consume = setup.client.billing.consume({ externalId: 'paid-1', signal: controller.signal });
   await refresh.arrived;

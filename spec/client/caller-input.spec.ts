@@ -1,8 +1,8 @@
 import { Headers as CrossFetchHeaders } from 'cross-fetch';
 import { cleanup, fixture } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
-import { outcomeOf } from '../faults/scenario-types';
-import type { ConsumeOptions, FetchLike, GetUsageOptions, HeadersOption } from '../../lib/types';
+import { outcomeOf } from '../faults/harness';
+import type { ConsumeOptions, GetUsageOptions, HeadersOption } from '../../lib/types';
 
 afterEach(cleanup);
 
@@ -147,14 +147,9 @@ describe('header names and values that fetch refuses', () => {
 
   it.each(refused)('a headers function giving %s fails invalid_argument, unretried and unsent', async (_, headers) => {
     let calls = 0;
-    let fetched = 0;
+    const { client, clock, backend } = fixture({}, { headers: () => (calls++, headers), retries: 2 });
     // Like the default fetch (cross-fetch, node-fetch in Node): the headers go through its Headers class first.
-    const fetch: FetchLike = async (_url, init) => {
-      fetched += 1;
-      new CrossFetchHeaders(init?.headers as Record<string, string>);
-      return new Response('{"code":0,"message":"ok","data":{"free_remaining":1,"is_credit":false}}');
-    };
-    const { client, clock } = fixture({}, { headers: () => (calls++, headers), retries: 2, fetch });
+    backend.pace = async (request) => void new CrossFetchHeaders(request.headers);
     const pending = outcomeOf(client.billing.consume({ externalId: 'crlf-1' }));
     for (let i = 0; i < 10; i++) {
       await settle(3);
@@ -163,7 +158,7 @@ describe('header names and values that fetch refuses', () => {
     const outcome = await pending;
     expect(outcome).toEqual({ error: expect.objectContaining({ code: 'invalid_argument', externalId: 'crlf-1' }) });
     expect(calls).toBe(1);
-    expect(fetched).toBe(0);
+    expect(backend.requests).toHaveLength(0);
     const message = (outcome as { error: Error }).error.message;
     expect(message).not.toContain('tok-caller-input');
   });

@@ -1,6 +1,5 @@
 import { BillingError } from '../../lib/errors';
-import { cleanup, fixture, PATH } from '../helpers/client-fixture';
-import { coded } from '../helpers/fake-backend';
+import { cleanup, coded, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 
 afterEach(cleanup);

@@ -1,7 +1,5 @@
-import type { FetchLike } from '../../lib/types';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
-import { ResponseGate } from '../helpers/wire-log';
 
 afterEach(cleanup);
 
@@ -11,12 +9,9 @@ afterEach(cleanup);
  * anything answered in between.
  */
 function firstPairHeld(patch: Parameters<typeof fixture>[0]) {
-  const gate = new ResponseGate();
-  const count = gate.hold(PATH.count);
-  const balance = gate.hold(PATH.balance);
-  let wrapped: FetchLike = () => Promise.reject(new Error('not wired'));
-  const { client, backend } = fixture(patch, { fetch: (input, init) => wrapped(input, init) });
-  wrapped = gate.wrap(backend.fetch);
+  const { client, backend } = fixture(patch);
+  const count = backend.hold(PATH.count);
+  const balance = backend.hold(PATH.balance);
   return {
     client,
     backend,

@@ -1,6 +1,6 @@
 import { createClient } from '../../lib/client';
 import { BillingError } from '../../lib/errors';
-import { BASE_URL } from '../helpers/client-fixture';
+import { BASE_URL, UserBackend } from '../helpers/client-fixture';
 
 // What plain JavaScript (or options built in a variable) passes: no type to catch a typo.
 function errorOf(options: Record<string, unknown>): BillingError {
@@ -51,7 +51,7 @@ describe('createClient() refuses unknown option names, naming the nearest valid 
         baseUrl: BASE_URL,
         appKey: 'poster',
         headers: {},
-        fetch: async () => new Response('{}'),
+        fetch: new UserBackend().fetch,
         timeoutMs: 1_000,
         retries: 0,
         scope: 'user-1',

@@ -1,14 +1,41 @@
+import type { SchedulerLike } from 'rxjs';
 import { createClient } from '../../lib/client';
 import type { Client } from '../../lib/client-types';
-import { FakeBackend, quota } from '../helpers/fake-backend';
-import { JumpyScheduler } from '../helpers/jumpy-scheduler';
+import { UserBackend } from '../helpers/client-fixture';
+import { VirtualClock } from '../helpers/virtual-clock';
+
+/**
+ * A scheduler like a wall clock: `now()` can be moved by hand (NTP, a user
+ * changing the time) while its timers keep counting elapsed time, on a
+ * virtual clock the test advances.
+ */
+class JumpyScheduler implements SchedulerLike {
+  readonly clock = new VirtualClock();
+  private offset = 0;
+
+  now(): number {
+    return this.clock.now() + this.offset;
+  }
+
+  /** Moves `now()` by `ms` (negative: back) without touching armed timers. */
+  jump(ms: number): void {
+    this.offset += ms;
+  }
+
+  /** Elapsed timer time: runs the timers due within `ms`. */
+  elapse(ms: number): void {
+    this.clock.advanceBy(ms);
+  }
+
+  readonly schedule: SchedulerLike['schedule'] = this.clock.schedule.bind(this.clock) as SchedulerLike['schedule'];
+}
 
 const HOUR = 3_600_000;
 const clients: Client[] = [];
 afterEach(() => clients.splice(0).forEach((client) => client.billing.dispose()));
 
 function setup() {
-  const backend = new FakeBackend(quota({ freeRemaining: 5 }));
+  const backend = new UserBackend({ freeRemaining: 5 });
   const scheduler = new JumpyScheduler();
   const client = createClient({ baseUrl: 'http://billing.test', appKey: 'poster', fetch: backend.fetch, scheduler });
   clients.push(client);
@@ -20,7 +47,7 @@ function setup() {
   return { backend, scheduler, client, remaining, sample };
 }
 
-const posts = (backend: FakeBackend) => backend.count('/ai/v5/service/free_trial');
+const posts = (backend: UserBackend) => backend.count('/ai/v5/service/free_trial');
 
 describe('a scheduler whose now() jumps while its timers keep elapsed time', () => {
   it('wall clock moved back an hour inside a free period: it still ends 30 s of timer time after the charge', async () => {
@@ -77,7 +104,7 @@ describe('the default monotonicScheduler', () => {
     ['back', -HOUR],
     ['forward', HOUR],
   ])('wall clock moved %s an hour inside a free period: the period ends 30 s after the charge', async (_, jump) => {
-    const backend = new FakeBackend(quota({ freeRemaining: 5 }));
+    const backend = new UserBackend({ freeRemaining: 5 });
     const client = createClient({ baseUrl: 'http://billing.test', appKey: 'poster', fetch: backend.fetch });
     clients.push(client);
     await client.billing.getUsage();

@@ -1,6 +1,6 @@
 import { firstValueFrom, of, toArray } from 'rxjs';
 import type * as Library from '../../lib/index';
-import { FakeBackend, quota } from '../helpers/fake-backend';
+import { UserBackend } from '../helpers/client-fixture';
 import { settle, VirtualClock } from '../helpers/virtual-clock';
 
 // Two copies of the library, as in an app that loads both the ESM and the CJS build.
@@ -44,7 +44,7 @@ describe('errors are recognised across two builds in one app', () => {
   });
 
   it("consumeWith of one build reports the other build's insufficient_credits as such", async () => {
-    const backend = new FakeBackend(quota({ freeRemaining: 0, balance: 0 }));
+    const backend = new UserBackend({ freeRemaining: 0, balance: 0 });
     const client = cjs.createClient({
       baseUrl: 'http://billing.test',
       appKey: 'poster',

@@ -1,6 +1,6 @@
 import type { Fault } from '../../lib/testing/types';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import { outcomeOf, type Expectation, type Scenario } from './scenario-types';
+import { outcomeOf, type Expectation, type Scenario } from './harness';
 
 const FREE_CHARGED = { freeRemaining: 1, isCredit: false, isBlacklisted: false };
 const CACHED_AFTER_FREE = { freeRemaining: 1, creditsBalance: 10, inFreePeriod: true, freePeriodRemaining: 30 };
@@ -24,7 +24,6 @@ function refused(id: string, rejects: Record<string, unknown>): Expectation {
     outcome: { rejects: { ...rejects, externalId: id } },
     requests: { count: 0, balance: 0, consume: 1 },
     externalIds: [id],
-    charges: [],
     cached: CACHED_UNCHANGED,
   };
 }
@@ -56,7 +55,7 @@ export const consumeScenarios: readonly Scenario[] = [
     behaviour: 'times out after timeoutMs, retried with the same external_id; replayed; one charge',
     options: { timeoutMs: 5_000 },
     act: async ({ h, id }) => {
-      void h.gate.lose(P.consume);
+      void h.wire.lose(P.consume);
       return outcomeOf(h.run(h.client.billing.consume({ externalId: id })));
     },
     expect: chargedAfter(2, 'op-timeout-after', [5_000, 5_250]),

@@ -1,25 +1,26 @@
 import { recordFigures } from '../helpers/figures';
 import { consumeScenarios } from './consume-scenarios';
-import { openBackend, type BackendKind } from './harness';
+import { openBackend, type TransportName } from '../testing/http-helpers';
+import { KINDS } from './harness';
 import { runScenario } from './run-scenario';
 import { usageScenarios } from './usage-scenarios';
 
 export const allScenarios = [...consumeScenarios, ...usageScenarios];
-const passed: Record<BackendKind, number> = { 'in-process': 0, reference: 0 };
+const passed: Record<TransportName, number> = { 'in-process fetch': 0, HTTP: 0 };
 afterAll(() => {
   recordFigures('fault-matrix', {
     scenarios: allScenarios.length,
-    passedInProcess: passed['in-process'],
-    passedReference: passed.reference,
+    passedInProcess: passed['in-process fetch'],
+    passedReference: passed.HTTP,
   });
 });
 
-describe.each<BackendKind>(['in-process', 'reference'])('fault matrix against the %s backend', (kind) => {
+describe.each(KINDS)('fault matrix against the %s backend', (_kind, transport) => {
   it.each(allScenarios.map((scenario) => [scenario.name, scenario] as const))('%s', async (_, scenario) => {
-    const backend = await openBackend(kind);
+    const backend = await openBackend(transport);
     try {
       await runScenario(backend, scenario);
-      passed[kind] += 1;
+      passed[transport] += 1;
     } finally {
       await backend.close();
     }

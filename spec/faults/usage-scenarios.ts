@@ -1,8 +1,16 @@
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import { TOKEN } from './harness';
-import { outcomeOf, type Scenario } from './scenario-types';
+import { outcomeOf, TOKEN, type ActContext, type Outcome, type Scenario } from './harness';
 
 const PRIMED = { freeRemaining: 2, creditsBalance: 10, inFreePeriod: false };
+
+// The failed getUsage leaves the primed cache; the next call refetches what the backend now holds.
+async function failsThenRefetches({ h, backend }: ActContext): Promise<Outcome> {
+  backend.setUser(TOKEN, { creditsBalance: 50, freeRemaining: 1 });
+  const first = await outcomeOf(h.run(h.client.billing.getUsage()));
+  expect(h.client.billing.getCachedUsage()).toMatchObject(PRIMED);
+  await expect(h.run(h.client.billing.getUsage())).resolves.toMatchObject({ creditsBalance: 50, freeRemaining: 1 });
+  return first;
+}
 
 export const usageScenarios: readonly Scenario[] = [
   {
@@ -10,18 +18,10 @@ export const usageScenarios: readonly Scenario[] = [
     id: 'usage-count-fails',
     behaviour: 'rejects; the balance answer is not applied alone; the failure is not cached: the next call refetches',
     faults: () => [[P.freeTrialCount, 3, { kind: 'status', status: 503 }]],
-    act: async ({ h, backend }) => {
-      backend.setUser(TOKEN, { creditsBalance: 50, freeRemaining: 1 });
-      const first = await outcomeOf(h.run(h.client.billing.getUsage()));
-      expect(h.client.billing.getCachedUsage()).toMatchObject(PRIMED);
-      await expect(h.run(h.client.billing.getUsage())).resolves.toMatchObject({ creditsBalance: 50, freeRemaining: 1 });
-      return first;
-    },
+    act: failsThenRefetches,
     expect: {
       outcome: { rejects: { code: 'http', status: 503 } },
       requests: { count: 4, balance: 2, consume: 0 },
-      externalIds: [],
-      charges: [],
       cached: { creditsBalance: 50, freeRemaining: 1 },
     },
   },
@@ -30,18 +30,10 @@ export const usageScenarios: readonly Scenario[] = [
     id: 'usage-balance-fails',
     behaviour: 'rejects; the free-count answer is not applied alone; the next call refetches',
     faults: () => [[P.balance, 1, { kind: 'malformed', body: '<html>maintenance</html>', contentType: 'text/html' }]],
-    act: async ({ h, backend }) => {
-      backend.setUser(TOKEN, { creditsBalance: 50, freeRemaining: 1 });
-      const first = await outcomeOf(h.run(h.client.billing.getUsage()));
-      expect(h.client.billing.getCachedUsage()).toMatchObject(PRIMED);
-      await expect(h.run(h.client.billing.getUsage())).resolves.toMatchObject({ creditsBalance: 50, freeRemaining: 1 });
-      return first;
-    },
+    act: failsThenRefetches,
     expect: {
       outcome: { rejects: { code: 'decode' } },
       requests: { count: 2, balance: 2, consume: 0 },
-      externalIds: [],
-      charges: [],
       cached: { creditsBalance: 50, freeRemaining: 1 },
     },
   },
@@ -51,7 +43,7 @@ export const usageScenarios: readonly Scenario[] = [
     behaviour:
       'an older balance answer arriving after a newer refresh is dropped; getUsage resolves with the newer value',
     act: async ({ h, backend }) => {
-      const held = h.gate.hold(P.balance);
+      const held = h.wire.hold(P.balance);
       const older = h.client.billing.getUsage();
       await held.arrived;
       backend.setUser(TOKEN, { creditsBalance: 50 });
@@ -62,8 +54,6 @@ export const usageScenarios: readonly Scenario[] = [
     expect: {
       outcome: { resolves: { ...PRIMED, creditsBalance: 50 } },
       requests: { count: 1, balance: 2, consume: 0 },
-      externalIds: [],
-      charges: [],
       cached: { ...PRIMED, creditsBalance: 50 },
     },
   },
@@ -73,7 +63,7 @@ export const usageScenarios: readonly Scenario[] = [
     behaviour: 'that caller rejects aborted; the shared request goes on for the other caller, whose answer is applied',
     act: async ({ h, backend }) => {
       backend.setUser(TOKEN, { freeRemaining: 1 });
-      const held = h.gate.hold(P.freeTrialCount);
+      const held = h.wire.hold(P.freeTrialCount);
       const controller = new AbortController();
       const leaving = h.client.billing.getUsage({ signal: controller.signal });
       const staying = h.client.billing.getUsage();
@@ -87,8 +77,6 @@ export const usageScenarios: readonly Scenario[] = [
     expect: {
       outcome: { rejects: { code: 'aborted' } },
       requests: { count: 1, balance: 1, consume: 0 },
-      externalIds: [],
-      charges: [],
       cached: { freeRemaining: 1, creditsBalance: 10 },
     },
   },
@@ -104,8 +92,6 @@ export const usageScenarios: readonly Scenario[] = [
     expect: {
       outcome: { rejects: { code: 'aborted', externalId: 'op-abort-before' } },
       requests: { count: 0, balance: 0, consume: 0 },
-      externalIds: [],
-      charges: [],
       cached: PRIMED,
     },
   },
@@ -115,7 +101,7 @@ export const usageScenarios: readonly Scenario[] = [
     behaviour:
       'rejects aborted with its externalId; the backend may have charged; no free period, cache unchanged; a retry with the same externalId replays, no second charge',
     act: async ({ h, id, backend }) => {
-      const held = h.gate.hold(P.consume);
+      const held = h.wire.hold(P.consume);
       const controller = new AbortController();
       const aborted = h.client.billing.consume({ externalId: id, signal: controller.signal });
       await held.arrived;

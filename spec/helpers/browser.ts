@@ -5,12 +5,12 @@ import { reloadSafe } from '../../lib/persist';
 import { tabSync } from '../../lib/sync';
 import type { FetchLike } from '../../lib/types';
 import { TabScheduler } from '../model/tab-scheduler';
-import { BASE_URL } from './client-fixture';
+import { BASE_URL, UserBackend, type Quota } from './client-fixture';
 import { ChannelHub, installFakeChannel } from './fake-channel';
-import { FakeBackend, quota, type FakeQuota } from './fake-backend';
 import { FakeLocks } from './fake-locks';
 import type { MemoryStorage } from './memory-storage';
 import { settle, VirtualClock } from './virtual-clock';
+import { Wire } from './wire-log';
 
 /** One page: a client on its own monotonic clock (its origin is the page's start). */
 export type Page = Client & { readonly index: number; readonly scheduler: TabScheduler };
@@ -23,8 +23,6 @@ export interface PageOptions {
   readonly client?: Partial<ClientOptions>;
 }
 
-const aborted = () => Object.assign(new Error('aborted'), { name: 'AbortError' });
-
 /**
  * A browser in Node: pages on one virtual timeline and one wall clock (which a
  * test may step), the fake `BroadcastChannel` and Web Locks (`webLocks: false`:
@@ -35,7 +33,7 @@ export class Browser {
   readonly clock = new VirtualClock(0);
   readonly hub = new ChannelHub();
   readonly locks = new FakeLocks();
-  readonly backend: FakeBackend;
+  readonly backend: UserBackend;
   readonly pages: Page[] = [];
   /** Every request, as it left its page. */
   readonly sent: Array<{ readonly page: number; readonly path: string; readonly externalId?: string }> = [];
@@ -46,10 +44,10 @@ export class Browser {
   private readonly restore = installFakeChannel(() => this.hub);
 
   constructor(
-    patch: Partial<FakeQuota> = {},
+    patch: Partial<Quota> = {},
     private readonly platform: { readonly webLocks?: boolean } = {},
   ) {
-    this.backend = new FakeBackend(quota(patch));
+    this.backend = new UserBackend(patch);
   }
 
   readonly wallNow = (): number => this.clock.now() + this.wallOffset;
@@ -75,22 +73,17 @@ export class Browser {
   }
 
   private fetchFor(page: number, scheduler: TabScheduler): FetchLike {
-    const gate = async (at: 'requests' | 'answers', signal: AbortSignal | null | undefined) => {
+    const wire = new Wire(this.backend.fetch);
+    wire.pace = async ({ path, externalId }, answer) => {
+      if (answer === undefined) this.sent.push({ page, path, externalId });
+      const at = answer === undefined ? 'requests' : 'answers';
       if (this.hold?.at === at && (this.hold.page?.index ?? page) === page) {
         await new Promise<void>((resolve) => this.held.push(resolve));
       }
       // A page that died hears nothing more (and sends nothing it had not sent).
       if (scheduler.isDead) await new Promise(() => undefined);
-      if (signal?.aborted === true) throw aborted();
     };
-    return async (input, init = {}) => {
-      const body = typeof init.body === 'string' ? (JSON.parse(init.body) as { external_id?: string }) : undefined;
-      this.sent.push({ page, path: new URL(input).pathname, externalId: body?.external_id });
-      await gate('requests', init.signal);
-      const answer = await this.backend.fetch(input, init);
-      await gate('answers', init.signal);
-      return answer;
-    };
+    return wire.fetch;
   }
 
   release(): void {

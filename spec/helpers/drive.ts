@@ -1,35 +1,17 @@
 import crossFetch from 'cross-fetch';
+import { createClient } from '../../lib/client';
+import type { ClientOptions } from '../../lib/options';
 import type { FetchLike } from '../../lib/types';
-import type { VirtualClock } from './virtual-clock';
+import { VirtualClock } from './virtual-clock';
+import { Wire } from './wire-log';
 
-/**
- * Wraps a fetch and counts exchanges still in flight, body included, so a
- * test can tell "waiting on the network" from "waiting on a timer".
- */
+/** A wire's fetch and its count of exchanges in flight, body included (see {@link Wire}). */
 export function trackingFetch(inner: FetchLike = crossFetch as FetchLike): {
   fetch: FetchLike;
   inFlight: () => number;
 } {
-  let inFlight = 0;
-  const fetch: FetchLike = async (input, init) => {
-    inFlight++;
-    let response: Response;
-    try {
-      response = await inner(input, init);
-    } catch (error) {
-      inFlight--;
-      throw error;
-    }
-    const text = async () => {
-      try {
-        return await response.text();
-      } finally {
-        inFlight--;
-      }
-    };
-    return { status: response.status, headers: response.headers, text } as Response;
-  };
-  return { fetch, inFlight: () => inFlight };
+  const wire = new Wire(inner);
+  return { fetch: wire.fetch, inFlight: () => wire.inFlight() };
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
@@ -65,11 +47,33 @@ export async function drive(
 }
 
 /** Settles a promise under {@link drive}; rejects if it never settles. */
-export async function driven<T>(clock: VirtualClock, inFlight: () => number, promise: Promise<T>): Promise<T> {
+export async function driven<T>(
+  clock: VirtualClock,
+  inFlight: () => number,
+  promise: Promise<T>,
+  options?: Parameters<typeof drive>[3],
+): Promise<T> {
   let settled = false;
   const watched = promise.finally(() => (settled = true));
   watched.catch(() => undefined);
-  await drive(clock, inFlight, () => settled);
+  await drive(clock, inFlight, () => settled, options);
   if (!settled) throw new Error('the scenario never settled');
   return watched;
+}
+
+/**
+ * A client (app key `poster` unless given) on virtual time whose requests go
+ * through a {@link Wire} over `transport`; `run` settles a promise under
+ * {@link drive}, waiting up to `patienceMs` of real time for the network.
+ */
+export function drivenClient(
+  transport: FetchLike,
+  options: Partial<ClientOptions> & Pick<ClientOptions, 'baseUrl'>,
+  patienceMs?: number,
+) {
+  const clock = new VirtualClock();
+  const wire = new Wire(transport, clock);
+  const client = createClient({ appKey: 'poster', scheduler: clock, fetch: wire.fetch, ...options });
+  const run = <T>(promise: Promise<T>) => driven(clock, () => wire.inFlight(), promise, { patienceMs });
+  return { client, clock, wire, run };
 }

@@ -1,10 +1,10 @@
-import { createClient } from '../../lib/client';
+import crossFetch from 'cross-fetch';
 import { DEMO_USERS, PLAYGROUND_APP_KEY } from '../../playground/server/demo-users';
 import { startPlayground, type Playground } from '../../playground/server/start-playground';
 import { runWalkthrough } from '../../playground/demo/walkthrough';
 import { renderTable } from '../../playground/demo/step-report';
-import { driven, trackingFetch } from '../helpers/drive';
-import { VirtualClock } from '../helpers/virtual-clock';
+import type { FetchLike } from '../../lib/types';
+import { drivenClient } from '../helpers/drive';
 
 describe('the playground, in process', () => {
   let playground: Playground;
@@ -49,18 +49,14 @@ describe('the playground, in process', () => {
   test('the four demo users land on the four outcomes, and reset restores them', async () => {
     const outcomes: string[] = [];
     for (const user of DEMO_USERS) {
-      const clock = new VirtualClock();
-      const tracked = trackingFetch();
-      const client = createClient({
+      const { client, run } = drivenClient(crossFetch as FetchLike, {
         baseUrl: playground.url,
         appKey: PLAYGROUND_APP_KEY,
         headers: { Authorization: `Bearer ${user.token}` },
-        fetch: tracked.fetch,
-        scheduler: clock,
       });
-      await driven(clock, tracked.inFlight, client.billing.getUsage());
+      await run(client.billing.getUsage());
       const verdict = client.billing.check().reason;
-      const outcome = await driven(clock, tracked.inFlight, client.billing.consume()).then(
+      const outcome = await run(client.billing.consume()).then(
         (r) => (r.isBlacklisted ? 'blacklisted' : r.isCredit ? 'credits' : 'free'),
         (e: { code: string }) => e.code,
       );

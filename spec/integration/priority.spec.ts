@@ -16,7 +16,7 @@ describe('over real HTTP: the billing priority', () => {
       inFreePeriod: false,
       freePeriodRemaining: 0,
     });
-    expect(live.maxInFlight()).toBe(2);
+    expect(live.wire.peak).toBe(2);
     expect(wire(live.requests()).sort()).toEqual([`GET ${PATHS.balance}`, `GET ${PATHS.count}`]);
     expect(live.requests(PATHS.count)[0]?.query).toEqual({ module: MODULE });
     expect(live.requests(PATHS.balance)[0]?.query).toEqual({});

@@ -1,4 +1,4 @@
-import { liveClient, PATHS, useBackend } from './harness';
+import { externalIds, liveClient, PATHS, useBackend } from './harness';
 
 const backend = useBackend();
 const chargesOf = (token: string) =>
@@ -20,7 +20,7 @@ describe('over real HTTP: retries never charge twice', () => {
     backend().failNext(PATHS.consume, 1, fault);
     const result = await live.run(billing.consume({ externalId: `retry-${fault.kind}` }));
     expect(result).toEqual({ freeRemaining: 2, isCredit: false, isBlacklisted: false });
-    expect(live.sentExternalIds()).toEqual([`retry-${fault.kind}`, `retry-${fault.kind}`]);
+    expect(externalIds(live.wire.sent)).toEqual([`retry-${fault.kind}`, `retry-${fault.kind}`]);
     expect(live.requests(PATHS.consume)).toHaveLength(2);
     expect(chargesOf(live.user.token)).toHaveLength(1);
     expect(billing.check().reason).toBe('free_period');
@@ -30,7 +30,7 @@ describe('over real HTTP: retries never charge twice', () => {
     const live = liveClient(backend());
     backend().failNext(PATHS.consume, 2, { kind: 'status', status: 502 });
     await live.run(live.client.billing.consume());
-    const ids = live.sentExternalIds();
+    const ids = externalIds(live.wire.sent);
     expect(ids).toHaveLength(3);
     expect(new Set(ids).size).toBe(1);
     expect(chargesOf(live.user.token)).toHaveLength(1);

@@ -1,7 +1,6 @@
 import { config } from 'rxjs';
 import * as eventOf from '../../lib/events/event-of';
 import type { BillingEvent, BillingEventType, ClientOptions } from '../../lib';
-import type { FetchLike } from '../../lib/types';
 import { cleanup, fixture, PATH, type Fixture } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 
@@ -246,20 +245,19 @@ describe('no event carries a header value (canary)', () => {
   it.each(headerOptions)('with headers as %s, every event type, errors included, is free of it', async (_, headers) => {
     const events: BillingEvent[] = [];
     let breaking = 0;
-    // A fetch that fails quoting the request's headers, as some fetch implementations do.
-    const quoting: FetchLike = async (input, init) => {
-      if (breaking === 0) return setup.backend.fetch(input, init);
+    const { client, backend, clock } = fixture(
+      { freeRemaining: 1, creditsPerUse: 2, balance: 10 },
+      { retries: 1, headers, onEvent: (e) => events.push(e) },
+    );
+    // The network fails quoting the request's headers, as some fetch implementations do.
+    backend.pace = async (request, answer) => {
+      if (breaking === 0 || answer !== undefined) return;
       breaking--;
-      const quoted = JSON.stringify(init?.headers);
-      throw Object.assign(new TypeError(`fetch failed for ${input} with ${quoted}`), {
-        cause: Object.assign(new Error(`socket closed: ${quoted}`), { code: 'ECONNRESET', headers: init?.headers }),
+      const quoted = JSON.stringify(request.headers);
+      throw Object.assign(new TypeError(`fetch failed for ${request.path} with ${quoted}`), {
+        cause: Object.assign(new Error(`socket closed: ${quoted}`), { code: 'ECONNRESET', headers: request.headers }),
       });
     };
-    const setup = fixture(
-      { freeRemaining: 1, creditsPerUse: 2, balance: 10 },
-      { retries: 1, headers, fetch: quoting, onEvent: (e) => events.push(e) },
-    );
-    const { client, backend, clock } = setup;
     const billing = client.billing;
     const retried = async <T>(call: Promise<T>): Promise<T> => {
       await settle();

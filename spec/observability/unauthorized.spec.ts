@@ -1,12 +1,11 @@
 import crossFetch from 'cross-fetch';
 import nock from 'nock';
-import { createClient } from '../../lib/client';
 import type { Client } from '../../lib/client-types';
 import type { FetchLike } from '../../lib/types';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
-import { driven, trackingFetch } from '../helpers/drive';
-import type { SeenRequest } from '../helpers/fake-backend';
-import { settle, VirtualClock } from '../helpers/virtual-clock';
+import { drivenClient } from '../helpers/drive';
+import type { SentRequest } from '../helpers/wire-log';
+import { settle } from '../helpers/virtual-clock';
 
 // Issue 12 item 4, black box: 401 recovery through `createClient`.
 
@@ -21,7 +20,7 @@ function rotatingToken() {
   return { calls, headers };
 }
 
-const tokenOf = (request: SeenRequest | undefined) =>
+const tokenOf = (request: SentRequest | undefined) =>
   Object.entries(request?.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
 
 describe('onUnauthorized through the client', () => {
@@ -148,18 +147,13 @@ describe('onUnauthorized on the wire (cross-fetch under nock)', () => {
   afterAll(() => nock.enableNetConnect());
 
   it('retries the POST once with the new token and the same body', async () => {
-    const clock = new VirtualClock();
-    const { fetch, inFlight } = trackingFetch(crossFetch as FetchLike);
     let token = 'old';
-    const client = createClient({
+    const { client, run } = drivenClient(crossFetch as FetchLike, {
       baseUrl: BASE,
-      appKey: 'poster',
       headers: () => ({ Authorization: `Bearer ${token}` }),
       onUnauthorized: () => {
         token = 'new';
       },
-      scheduler: clock,
-      fetch,
     });
     clients.push(client);
     const bodies: unknown[] = [];
@@ -171,7 +165,7 @@ describe('onUnauthorized on the wire (cross-fetch under nock)', () => {
       .matchHeader('authorization', 'Bearer new')
       .reply(200, { code: 0, message: 'ok', data: { free_remaining: 1, is_credit: false } });
 
-    const result = await driven(clock, inFlight, client.billing.consume({ externalId: 'wire-1' }));
+    const result = await run(client.billing.consume({ externalId: 'wire-1' }));
     expect(result).toMatchObject({ isCredit: false, isBlacklisted: false });
     expect(scope.isDone()).toBe(true);
     expect(bodies).toEqual([

@@ -1,5 +1,4 @@
-import { coded } from '../helpers/fake-backend';
-import { cleanup, fixture, PATH } from '../helpers/client-fixture';
+import { cleanup, coded, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 
 afterEach(cleanup);

@@ -2,8 +2,7 @@ import { firstValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../lib/client';
 import { reloadSafe } from '../../lib/persist';
 import type { Client } from '../../lib/client-types';
-import { BASE_URL } from '../helpers/client-fixture';
-import { FakeBackend, quota } from '../helpers/fake-backend';
+import { BASE_URL, UserBackend } from '../helpers/client-fixture';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { MemoryStorage, quotaError } from '../helpers/memory-storage';
 
@@ -17,7 +16,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-function client(storage: MemoryStorage, backend: FakeBackend, clock = new VirtualClock()): Client {
+function client(storage: MemoryStorage, backend: UserBackend, clock = new VirtualClock()): Client {
   const made = createClient({
     baseUrl: BASE_URL,
     appKey: 'poster',
@@ -34,7 +33,7 @@ describe('storage that throws', () => {
   it('at start (Safari private mode): billing works in memory, one warning naming only the error class', async () => {
     const storage = new MemoryStorage();
     storage.failWith = quotaError();
-    const backend = new FakeBackend(quota());
+    const backend = new UserBackend();
     const clock = new VirtualClock();
     const { billing } = client(storage, backend, clock);
     await billing.getUsage();
@@ -53,7 +52,7 @@ describe('storage that throws', () => {
 
   it('when the quota fills mid-session: the consume in flight still resolves and the free period still runs', async () => {
     const storage = new MemoryStorage();
-    const backend = new FakeBackend(quota());
+    const backend = new UserBackend();
     const { billing } = client(storage, backend);
     await billing.getUsage();
     storage.failWith = quotaError();
@@ -65,7 +64,7 @@ describe('storage that throws', () => {
   it('a throwing non-Error value is reported by its type only', async () => {
     const storage = new MemoryStorage();
     storage.failWith = 'Bearer secret-token' as unknown as Error;
-    const { billing } = client(storage, new FakeBackend(quota()));
+    const { billing } = client(storage, new UserBackend());
     await billing.consume();
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]?.[0])).not.toContain('secret');

@@ -77,11 +77,10 @@ describe('reloadSafe: a consume cut by a reload', () => {
     browser = new Browser();
     const storage = new MemoryStorage();
     let atSend: unknown = null;
-    const fetch: typeof browser.backend.fetch = (input, init) => {
-      atSend = JSON.parse(storage.items.get(JOURNAL) ?? 'null');
-      return browser.backend.fetch(input, init);
+    browser.backend.pace = async (_, answer) => {
+      if (answer === undefined) atSend = JSON.parse(storage.items.get(JOURNAL) ?? 'null');
     };
-    const page = browser.open({ storage, perTab: true, client: { fetch } });
+    const page = browser.open({ storage, perTab: true });
     await page.billing.consume({ externalId: 'e-2' });
     expect(atSend).toEqual([{ id: 'e-2', owner: expect.any(String), at: browser.wallNow() }]);
     expect(storage.items.has(JOURNAL)).toBe(false);

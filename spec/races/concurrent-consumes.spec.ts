@@ -1,15 +1,37 @@
 import fc from 'fast-check';
 import { createClient } from '../../lib/client';
+import { createBackendCore } from '../../lib/testing/backend-core';
+import { inProcessFetch } from '../../lib/testing/in-process-fetch';
 import { ReferenceState } from '../../lib/testing/reference-state';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import type { Client } from '../../lib/client-types';
 import { recordFigures } from '../helpers/figures';
-import { scheduledFetch, type Handled } from '../helpers/scheduled-fetch';
 import { VirtualClock } from '../helpers/virtual-clock';
+import { Wire, type SentRequest } from '../helpers/wire-log';
 
 const RUNS = Number(process.env['RACE_RUNS'] ?? 200);
 const TOKEN = 'race-user';
 const MODULE = 'generator_poster';
+
+/** One exchange as the backend handled it. */
+type Handled = SentRequest & { readonly code: number };
+
+/**
+ * The reference backend over a shared state, where fast-check's scheduler
+ * decides when each request reaches it and, separately, when its answer
+ * (read in full: the state changed first) reaches the client.
+ */
+function scheduledFetch(state: ReferenceState, s: fc.Scheduler, client: string, handled: Handled[]) {
+  const backend = inProcessFetch(createBackendCore({ state }));
+  const wire = new Wire((input, init) => backend(input, { ...init, signal: null }));
+  wire.pace = async (request, answer) => {
+    const exchange = `${client} ${request.method} ${request.path}`;
+    if (answer === undefined) return s.schedule(Promise.resolve(), `${exchange} reaches the backend`);
+    handled.push({ ...request, code: (JSON.parse(answer.text) as { code: number }).code });
+    return s.schedule(Promise.resolve(), `${exchange}: its answer arrives`);
+  };
+  return wire.fetch;
+}
 
 type Op =
   | { readonly tab: number; readonly kind: 'consume'; readonly id: string | undefined }

@@ -2,9 +2,9 @@ import { inspect } from 'node:util';
 import { createClient } from '../../lib/client';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import { consumeScenarios } from '../faults/consume-scenarios';
-import { CANARY, openBackend, TOKEN, type BackendKind } from '../faults/harness';
+import { openBackend } from '../testing/http-helpers';
 import { renderings, runScenario } from '../faults/run-scenario';
-import { outcomeOf, type Scenario } from '../faults/scenario-types';
+import { CANARY, KINDS, outcomeOf, TOKEN, type Scenario } from '../faults/harness';
 import { usageScenarios } from '../faults/usage-scenarios';
 import { recordFigures } from '../helpers/figures';
 
@@ -139,9 +139,9 @@ afterAll(() => {
   recordFigures('canary-sweep', { scenariosSwept: swept, stringsSearched: haystack.length, leaks });
 });
 
-describe.each<BackendKind>(['in-process', 'reference'])('the canary never leaves the headers (%s backend)', (kind) => {
+describe.each(KINDS)('the canary never leaves the headers (%s backend)', (_kind, transport) => {
   it.each(scenarios.map((scenario) => [scenario.name, scenario] as const))('%s', async (_, scenario) => {
-    const backend = await openBackend(kind);
+    const backend = await openBackend(transport);
     try {
       const seen = await runScenario(backend, scenario);
       haystack.push(...seen);

@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import type { BillingEvent } from '../../lib/events/billing-event';
-import { cleanup, fixture, PATH } from '../helpers/client-fixture';
-import { coded } from '../helpers/fake-backend';
+import { cleanup, coded, fixture, PATH } from '../helpers/client-fixture';
 
 afterEach(cleanup);
 
@@ -66,16 +65,8 @@ describe('redaction covers encoded forms of header values', () => {
 
   it("a fetch error whose name is the token reaches neither the cause's name, the stack nor the message", async () => {
     const token = 'tok_live_4f9a8b7c6d5e';
-    const { client } = fixture(
-      {},
-      {
-        headers: { Authorization: `Bearer ${token}` },
-        retries: 0,
-        fetch: async () => {
-          throw Object.assign(new Error('request failed'), { name: token });
-        },
-      },
-    );
+    const { client, backend } = fixture({}, { headers: { Authorization: `Bearer ${token}` }, retries: 0 });
+    backend.pace = () => Promise.reject(Object.assign(new Error('request failed'), { name: token }));
     const error = await client.credits.getBalance().catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'network', cause: { name: 'Error' } });
     expect(shown(error, [], client.billing.getStatus())).not.toContain(token);

@@ -1,14 +1,5 @@
 import { createClient } from '../../lib/client';
-import type { FetchLike } from '../../lib/types';
-
-function spyFetch(): { fetch: FetchLike; calls: () => number } {
-  let calls = 0;
-  const fetch: FetchLike = async () => {
-    calls += 1;
-    return new Response('{"code":0,"message":"ok","data":{"free_remaining":0,"is_credit":false}}');
-  };
-  return { fetch, calls: () => calls };
-}
+import { UserBackend } from '../helpers/client-fixture';
 
 describe('baseUrl is refused at createClient', () => {
   it.each([
@@ -26,11 +17,11 @@ describe('baseUrl is refused at createClient', () => {
     ['a protocol-relative URL', '//api.example.com'],
     ['an empty string', ''],
   ])('with %s', (_, baseUrl) => {
-    const { fetch, calls } = spyFetch();
+    const { fetch, requests } = new UserBackend();
     expect(() => createClient({ baseUrl, appKey: 'poster', fetch })).toThrow(
       expect.objectContaining({ code: 'invalid_argument' }),
     );
-    expect(calls()).toBe(0);
+    expect(requests).toHaveLength(0);
   });
 
   it.each([['http://127.0.0.1:8080'], ['https://api.example.com/gateway/'], ['HTTPS://API.EXAMPLE.COM']])(
@@ -53,21 +44,21 @@ describe('externalId is refused before any request', () => {
     ['a String object', new String('x')],
     ['a boolean', true],
   ])('when %s', async (_, externalId) => {
-    const { fetch, calls } = spyFetch();
+    const { fetch, requests } = new UserBackend();
     const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', fetch });
     await expect(client.billing.consume({ externalId: externalId as string })).rejects.toMatchObject({
       code: 'invalid_argument',
     });
-    expect(calls()).toBe(0);
+    expect(requests).toHaveLength(0);
     expect(client.billing.getCachedUsage()).toBeNull();
     client.billing.dispose();
   });
 
   it('accepts exactly 255 characters and sends them unchanged', async () => {
-    const { fetch, calls } = spyFetch();
+    const { fetch, requests } = new UserBackend();
     const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', fetch });
     await expect(client.billing.consume({ externalId: 'é'.repeat(255) })).resolves.toMatchObject({ isCredit: false });
-    expect(calls()).toBe(1);
+    expect(requests.map((request) => request.externalId)).toEqual(['é'.repeat(255)]);
     client.billing.dispose();
   });
 });

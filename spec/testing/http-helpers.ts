@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import crossFetch from 'cross-fetch';
 import {
   createReferenceBackend,
   REFERENCE_PATHS,
@@ -8,6 +9,7 @@ import {
   type ReferenceBackendOptions,
   type ReferenceUser,
 } from '../../lib/testing';
+import type { FetchLike } from '../../lib/types';
 
 export const MODULE = 'generator_demo';
 
@@ -16,13 +18,15 @@ export type TransportName = 'in-process fetch' | 'HTTP';
 export const TRANSPORTS: readonly TransportName[] = ['in-process fetch', 'HTTP'];
 
 /** Any origin will do for the in-process fetch: it routes by path. */
-export const IN_PROCESS_ORIGIN = 'http://billing.test';
+const IN_PROCESS_ORIGIN = 'http://billing.test';
 
 /** A reference backend and the transport its requests go through. */
 export interface ContractBackend extends InProcessReferenceBackend {
   readonly transport: TransportName;
-  /** The server's URL (HTTP only). */
-  readonly url?: string;
+  /** The server's URL, or any origin for the in-process fetch. */
+  readonly url: string;
+  /** What a client reaches it with: the in-process fetch, or cross-fetch (Node's http, a real socket). */
+  readonly clientFetch: FetchLike;
   /** Sends a request for `target` (path and query) over the transport under test. */
   send(target: string, init?: RequestInit): Promise<Response>;
 }
@@ -34,12 +38,14 @@ export async function openBackend(
 ): Promise<ContractBackend> {
   if (transport === 'HTTP') return overHttp(await startReferenceBackend(options));
   const backend = createReferenceBackend(options);
-  return { ...backend, transport, send: (target, init) => backend.fetch(`${IN_PROCESS_ORIGIN}${target}`, init) };
+  const send = (target: string, init?: RequestInit) => backend.fetch(`${IN_PROCESS_ORIGIN}${target}`, init);
+  return { ...backend, transport, url: IN_PROCESS_ORIGIN, clientFetch: backend.fetch, send };
 }
 
 /** A started backend, reached over HTTP. */
 export function overHttp(backend: ReferenceBackend): ContractBackend {
-  return { ...backend, transport: 'HTTP', send: (target, init) => fetch(`${backend.url}${target}`, init) };
+  const send = (target: string, init?: RequestInit) => fetch(`${backend.url}${target}`, init);
+  return { ...backend, transport: 'HTTP', clientFetch: crossFetch as FetchLike, send };
 }
 
 /** A user with a fresh token per call, so suites sharing one backend never collide. */
@@ -56,40 +62,34 @@ export function makeUser(overrides: Partial<ReferenceUser> = {}): ReferenceUser 
   };
 }
 
-export interface JsonAnswer {
-  status: number;
-  headers: Headers;
-  body: unknown;
-}
+/** A JSON answer: status, headers and the parsed body. */
+export type JsonAnswer = { status: number; headers: Headers; body: unknown };
 
-async function toAnswer(response: Response): Promise<JsonAnswer> {
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: JSON.parse(text) as unknown };
-}
-
-export async function getCount(backend: ContractBackend, token: string, module = MODULE): Promise<JsonAnswer> {
-  const target = `${REFERENCE_PATHS.freeTrialCount}?module=${encodeURIComponent(module)}`;
-  return toAnswer(await backend.send(target, { headers: { Authorization: `Bearer ${token}` } }));
-}
-
-export async function getBalance(backend: ContractBackend, token: string): Promise<JsonAnswer> {
-  return toAnswer(await backend.send(REFERENCE_PATHS.balance, { headers: { Authorization: `Bearer ${token}` } }));
-}
-
-export async function postConsume(
+async function send(
   backend: ContractBackend,
   token: string,
-  externalId: string,
-  module = MODULE,
+  target: string,
+  init: RequestInit = {},
 ): Promise<JsonAnswer> {
-  return toAnswer(
-    await backend.send(REFERENCE_PATHS.consume, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ module, external_id: externalId }),
-    }),
-  );
+  const response = await backend.send(target, {
+    ...init,
+    headers: { Authorization: `Bearer ${token}`, ...init.headers },
+  });
+  return { status: response.status, headers: response.headers, body: JSON.parse(await response.text()) as unknown };
 }
+
+export const getCount = (backend: ContractBackend, token: string, module = MODULE): Promise<JsonAnswer> =>
+  send(backend, token, `${REFERENCE_PATHS.freeTrialCount}?module=${encodeURIComponent(module)}`);
+
+export const getBalance = (backend: ContractBackend, token: string): Promise<JsonAnswer> =>
+  send(backend, token, REFERENCE_PATHS.balance);
+
+export const postConsume = (backend: ContractBackend, token: string, externalId: string, module = MODULE) =>
+  send(backend, token, REFERENCE_PATHS.consume, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ module, external_id: externalId }),
+  });
 
 export interface RawAnswer {
   status: number;
@@ -115,7 +115,7 @@ export interface RawOptions {
  * drops the request.
  */
 export function rawRequest(backend: ContractBackend, options: RawOptions): Promise<RawAnswer> {
-  if (backend.url === undefined) return rawInProcess(backend, options);
+  if (backend.transport !== 'HTTP') return rawInProcess(backend, options);
   const url = backend.url;
   return new Promise((resolve, reject) => {
     const req = httpRequest(

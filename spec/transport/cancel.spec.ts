@@ -1,36 +1,21 @@
 import { getEventListeners } from 'node:events';
 import { BillingError } from '../../lib/errors';
-import type { FetchLike } from '../../lib/types';
 import { settle } from '../helpers/virtual-clock';
-import { fakeApi, okFor, outcome } from './fake-api';
+import type { SentRequest } from '../helpers/wire-log';
+import { fakeApi, outcome } from './api-fixture';
 
-interface Hung {
-  readonly signal: AbortSignal;
-  readonly body: unknown;
-  readonly answer: () => void;
+// Every request waits before the backend until released, and rejects like fetch does when its signal aborts.
+function heldApi(config: Parameters<typeof fakeApi>[0] = {}) {
+  const held = fakeApi(config);
+  held.wire.holding = true;
+  return held;
 }
 
-// A fetch that answers only when told, and rejects like fetch does when its signal aborts.
-function heldFetch(): { fetch: FetchLike; sent: Hung[] } {
-  const sent: Hung[] = [];
-  const fetch: FetchLike = (input, init) =>
-    new Promise((resolve, reject) => {
-      const signal = init?.signal;
-      if (!signal) throw new Error('no signal');
-      const path = new URL(input).pathname;
-      const answer = () => resolve(new Response(JSON.stringify(okFor(path).body)));
-      sent.push({ signal, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined, answer });
-      signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-    });
-  return { fetch, sent };
-}
-
-const aborted = (sent: Hung[]) => sent.map((request) => request.signal.aborted);
+const aborted = (sent: SentRequest[]) => sent.map((request) => request.signal?.aborted);
 
 describe('what aborts and timeouts abort', () => {
   it("aborting the caller's signal aborts that request's fetch, rejects aborted and clears its timeout", async () => {
-    const { fetch, sent } = heldFetch();
-    const { api, clock } = fakeApi(fetch);
+    const { api, clock, sent } = heldApi();
     const controller = new AbortController();
     const result = outcome(api.consume('op-c', { signal: controller.signal }));
     expect(aborted(sent)).toEqual([false]);
@@ -43,8 +28,7 @@ describe('what aborts and timeouts abort', () => {
   });
 
   it('a signal aborted before the call sends nothing', async () => {
-    const { fetch, sent } = heldFetch();
-    const { api, clock } = fakeApi(fetch);
+    const { api, clock, sent } = heldApi();
     const result = outcome(api.balance({ signal: AbortSignal.abort() }));
     await settle();
     expect(result.error).toMatchObject({ code: 'aborted' });
@@ -53,8 +37,7 @@ describe('what aborts and timeouts abort', () => {
   });
 
   it('each request has its own signal; aborting one leaves the others alone, none is sent again', async () => {
-    const { fetch, sent } = heldFetch();
-    const { api, clock } = fakeApi(fetch);
+    const { api, clock, wire, sent } = heldApi();
     const controller = new AbortController();
     outcome(api.consume('op-gone', { signal: controller.signal }));
     const onSend = jest.fn();
@@ -65,7 +48,7 @@ describe('what aborts and timeouts abort', () => {
     expect(aborted(sent)).toEqual([true, false, false, false]);
     expect(sent).toHaveLength(4);
     expect(onSend).toHaveBeenCalledTimes(1);
-    sent.slice(1).forEach((request) => request.answer());
+    wire.release(); // the aborted one has already failed
     await settle();
     expect(kept.map((result) => result.done)).toEqual([true, true, true]);
     expect(kept[0]?.value).toEqual({ kind: 'charged', freeRemaining: 1, isCredit: false });
@@ -73,9 +56,8 @@ describe('what aborts and timeouts abort', () => {
   });
 
   it("a timeout aborts its own fetch only; another request's fetch goes on, not sent again, not retried", async () => {
-    const { fetch, sent } = heldFetch();
     const onRetry = jest.fn();
-    const { api, clock } = fakeApi(fetch, { onRetry });
+    const { api, clock, wire, sent } = heldApi({ onRetry });
     const timing = outcome(api.balance());
     clock.advanceBy(5_000);
     const onSend = jest.fn();
@@ -85,44 +67,41 @@ describe('what aborts and timeouts abort', () => {
     expect(aborted(sent)).toEqual([true, false]);
     expect(onSend).toHaveBeenCalledTimes(1);
     expect(onRetry.mock.calls).toEqual([[{ attempt: 2, delayMs: 125, path: '/ai/v1/credit/getBalance' }]]);
-    sent[1]?.answer();
+    wire.release(); // the first has already failed
     await settle();
     expect(other).toEqual({ value: { kind: 'charged', freeRemaining: 1, isCredit: false }, done: true });
     expect(timing.done).toBe(false);
   });
 
   it('a retry after a timeout goes out on a fresh signal', async () => {
-    const { fetch, sent } = heldFetch();
-    const { api, clock } = fakeApi(fetch);
+    const { api, clock, wire, sent } = heldApi();
     const result = outcome(api.freeCount());
     clock.advanceBy(10_000);
     await settle();
     clock.advanceBy(125);
     await settle();
     expect(aborted(sent)).toEqual([true, false]);
-    sent[1]?.answer();
+    wire.release(); // the first has already failed
     await settle();
     expect(result.value).toMatchObject({ freeRemaining: 2 });
   });
 
   it('a long-lived caller signal keeps no listener once its requests settle', async () => {
-    const { fetch, sent } = heldFetch();
-    const { api } = fakeApi(fetch);
+    const { api, wire } = heldApi();
     const { signal } = new AbortController();
     const results = Array.from({ length: 20 }, (_, i) => outcome(api.consume(`op-${i}`, { signal })));
     expect(getEventListeners(signal, 'abort')).toHaveLength(20);
-    sent.forEach((request) => request.answer());
+    wire.release();
     await settle();
     expect(results.every((result) => result.done)).toBe(true);
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('a completed request is never aborted afterwards (no abort work after a success)', async () => {
-    const { fetch, sent } = heldFetch();
-    const { api } = fakeApi(fetch);
+    const { api, wire, sent } = heldApi();
     const controller = new AbortController();
     const result = outcome(api.balance({ signal: controller.signal }));
-    sent[0]?.answer();
+    wire.release();
     await settle();
     controller.abort();
     await settle();
@@ -131,8 +110,7 @@ describe('what aborts and timeouts abort', () => {
   });
 
   it('the last timeout rejects with the timeout error naming the request', async () => {
-    const { fetch } = heldFetch();
-    const { api, clock } = fakeApi(fetch, { policy: { ...fakePolicy(), retries: 0 } });
+    const { api, clock } = heldApi({ policy: { ...fakePolicy(), retries: 0 } });
     const result = outcome(api.balance());
     clock.advanceBy(10_000);
     await settle();

@@ -1,5 +1,4 @@
-import { cleanup, fixture, PATH } from '../helpers/client-fixture';
-import { coded } from '../helpers/fake-backend';
+import { cleanup, coded, fixture, PATH } from '../helpers/client-fixture';
 
 afterEach(cleanup);
 

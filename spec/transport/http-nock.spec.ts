@@ -1,11 +1,9 @@
 import crossFetch from 'cross-fetch';
 import nock from 'nock';
-import { createClient } from '../../lib/client';
 import type { Client } from '../../lib/client-types';
 import type { ClientOptions } from '../../lib/options';
 import type { FetchLike } from '../../lib/types';
-import { driven, trackingFetch } from '../helpers/drive';
-import { VirtualClock } from '../helpers/virtual-clock';
+import { drivenClient } from '../helpers/drive';
 
 // A reset is marked in nock's answer and raised here: nock's mock socket can emit
 // a thrown reset on a socket nobody listens to any more.
@@ -21,18 +19,9 @@ const clients: Client[] = [];
 
 // The real cross-fetch under nock, counted so virtual time moves only while no request is in flight.
 function make(options: Partial<ClientOptions> = {}) {
-  const clock = new VirtualClock();
-  const { fetch, inFlight } = trackingFetch(nockFetch);
-  const client = createClient({
-    baseUrl: BASE,
-    appKey: 'poster',
-    headers: { Authorization: TOKEN },
-    scheduler: clock,
-    fetch,
-    ...options,
-  });
-  clients.push(client);
-  return { client, clock, run: <T>(promise: Promise<T>) => driven(clock, inFlight, promise) };
+  const made = drivenClient(nockFetch, { baseUrl: BASE, headers: { Authorization: TOKEN }, ...options });
+  clients.push(made.client);
+  return made;
 }
 
 const ok = (data: unknown) => ({ code: 0, message: 'ok', data });

@@ -1,16 +1,16 @@
 import { BillingError } from '../../lib/errors';
 import { PATHS } from '../../lib/wire';
 import { settle } from '../helpers/virtual-clock';
-import { fakeApi, fakeFetch, okFor, outcome, type Answer } from './fake-api';
+import type { Fault } from '../../lib/testing';
+import { failAll, fakeApi, outcome } from './api-fixture';
 
-const UNAVAILABLE: Answer = { status: 503, body: { code: 503, message: 'busy', data: null } };
+const UNAVAILABLE: Fault = { kind: 'status', status: 503 };
 
 describe('onRetry: each scheduled retry is told', () => {
   it('with the number of the attempt about to be made, the delay and the path; retries resend the same id', async () => {
-    const answers = [UNAVAILABLE, UNAVAILABLE];
-    const { fetch, sent } = fakeFetch((request, index) => answers[index] ?? okFor(request.path));
     const onRetry = jest.fn();
-    const { api, clock } = fakeApi(fetch, { onRetry });
+    const { api, clock, backend, sent } = fakeApi({ onRetry });
+    backend.failNext(PATHS.consume, 2, UNAVAILABLE);
     const onSend = jest.fn();
     const result = outcome(api.consume('op-r', { onSend }));
     await settle();
@@ -29,10 +29,9 @@ describe('onRetry: each scheduled retry is told', () => {
   });
 
   it("carries the server's Retry-After as the delay", async () => {
-    const answers: Answer[] = [{ status: 429, headers: { 'retry-after': '2' } }];
-    const { fetch } = fakeFetch((request, index) => answers[index] ?? okFor(request.path));
     const onRetry = jest.fn();
-    const { api, clock } = fakeApi(fetch, { onRetry });
+    const { api, clock, backend } = fakeApi({ onRetry });
+    backend.failNext(PATHS.balance, 1, { kind: 'status', status: 429, retryAfter: '2' });
     const result = outcome(api.balance());
     await settle();
     expect(onRetry).toHaveBeenCalledWith({ attempt: 2, delayMs: 2_000, path: PATHS.balance });
@@ -45,9 +44,9 @@ describe('onRetry: each scheduled retry is told', () => {
   });
 
   it('is not called for a failure that is not retried, nor once the retries are used up', async () => {
-    const { fetch } = fakeFetch(() => UNAVAILABLE);
     const onRetry = jest.fn();
-    const { api, clock } = fakeApi(fetch, { onRetry });
+    const { api, clock, backend } = fakeApi({ onRetry });
+    failAll(backend, 3, UNAVAILABLE);
     const result = outcome(api.freeCount());
     for (let i = 0; i < 3; i++) {
       await settle();
@@ -55,21 +54,21 @@ describe('onRetry: each scheduled retry is told', () => {
     }
     expect((result.error as BillingError).status).toBe(503);
     expect(onRetry).toHaveBeenCalledTimes(2);
-    const { fetch: refusing } = fakeFetch(() => ({ status: 400 }));
     const other = jest.fn();
-    outcome(fakeApi(refusing, { onRetry: other }).api.balance());
+    const refusing = fakeApi({ onRetry: other });
+    refusing.backend.failNext(PATHS.balance, 1, { kind: 'status', status: 400 });
+    outcome(refusing.api.balance());
     await settle();
     expect(other).not.toHaveBeenCalled();
   });
 
   it('a throwing onRetry never breaks the request', async () => {
-    const answers = [UNAVAILABLE];
-    const { fetch } = fakeFetch((request, index) => answers[index] ?? okFor(request.path));
-    const { api, clock } = fakeApi(fetch, {
+    const { api, clock, backend } = fakeApi({
       onRetry: () => {
         throw new Error('hook failed');
       },
     });
+    backend.failNext(PATHS.balance, 1, UNAVAILABLE);
     const result = outcome(api.balance());
     await settle();
     clock.advanceBy(125);
@@ -78,8 +77,8 @@ describe('onRetry: each scheduled retry is told', () => {
   });
 
   it('aborting during a retry delay cancels the retry, rejects aborted and leaves no timer', async () => {
-    const { fetch, sent } = fakeFetch(() => UNAVAILABLE);
-    const { api, clock } = fakeApi(fetch);
+    const { api, clock, backend, sent } = fakeApi();
+    failAll(backend, 3, UNAVAILABLE);
     const controller = new AbortController();
     const result = outcome(api.balance({ signal: controller.signal }));
     await settle();
@@ -94,9 +93,8 @@ describe('onRetry: each scheduled retry is told', () => {
   });
 
   it('counts an attempt that timed out waiting for its headers function', async () => {
-    const { fetch, sent } = fakeFetch((request) => okFor(request.path));
     const onRetry = jest.fn();
-    const { api, clock } = fakeApi(fetch, { onRetry, headers: () => new Promise<Record<string, string>>(() => {}) });
+    const { api, clock, sent } = fakeApi({ onRetry, headers: () => new Promise<Record<string, string>>(() => {}) });
     const result = outcome(api.balance());
     clock.advanceBy(10_000);
     await settle();

@@ -2,17 +2,18 @@ import { BillingError } from '../../lib/errors';
 import { defaultRetryPolicy } from '../../lib/transport/retry-policy';
 import { PATHS } from '../../lib/wire';
 import { settle } from '../helpers/virtual-clock';
-import { fakeApi, fakeFetch, okFor, outcome, type Answer, type Sent } from './fake-api';
+import { authorization, DENIED, fakeApi, outcome } from './api-fixture';
 
-const DENIED: Answer = { status: 401, body: { code: 401, message: 'token expired', data: null } };
 const CANARY = 'canary-5e1d0b77';
+// A backend that knows no token: every request gets its 401.
+const NOBODY: string[] = [];
 
-// A backend that accepts only the fresh token; the headers function reads the current one.
+// The backend knows only the fresh token (the old one gets its 401); the headers function reads the current one.
 function rotatingToken() {
   let token = 'old';
   return {
     headers: () => ({ Authorization: `Bearer ${token}` }),
-    acceptFresh: (sent: Sent): Answer => (sent.authorization === 'Bearer fresh' ? okFor(sent.path) : DENIED),
+    fresh: ['fresh'],
     rotate: () => {
       token = 'fresh';
     },
@@ -26,17 +27,16 @@ function httpError(error: unknown): BillingError {
 
 describe('401 recovery (onUnauthorized)', () => {
   it('a 401 awaits onUnauthorized once, then sends the same consume again with freshly resolved headers', async () => {
-    const { headers, acceptFresh, rotate } = rotatingToken();
-    const { fetch, sent } = fakeFetch(acceptFresh);
+    const { headers, fresh, rotate } = rotatingToken();
     const onUnauthorized = jest.fn(rotate);
     const onRetry = jest.fn();
-    const { api } = fakeApi(fetch, { headers, onUnauthorized, onRetry });
+    const { api, sent } = fakeApi({ headers, onUnauthorized, onRetry }, fresh);
     const onSend = jest.fn();
     const result = outcome(api.consume('op-1', { onSend }));
     await settle();
     expect(result).toEqual({ value: { kind: 'charged', freeRemaining: 1, isCredit: false }, done: true });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
-    expect(sent.map((request) => request.authorization)).toEqual(['Bearer old', 'Bearer fresh']);
+    expect(sent.map(authorization)).toEqual(['Bearer old', 'Bearer fresh']);
     const body = { module: 'generator_poster', external_id: 'op-1' };
     expect(sent.map((request) => request.body)).toEqual([body, body]);
     // The re-send is an attempt of its own for numbering, but not a retry.
@@ -45,8 +45,7 @@ describe('401 recovery (onUnauthorized)', () => {
   });
 
   it('concurrent requests that hit 401 together share exactly one onUnauthorized call', async () => {
-    const { headers, acceptFresh, rotate } = rotatingToken();
-    const { fetch, sent } = fakeFetch(acceptFresh);
+    const { headers, fresh, rotate } = rotatingToken();
     let release = () => {};
     const onUnauthorized = jest.fn(
       () =>
@@ -57,18 +56,18 @@ describe('401 recovery (onUnauthorized)', () => {
           };
         }),
     );
-    const { api } = fakeApi(fetch, { headers, onUnauthorized });
+    const { api, sent } = fakeApi({ headers, onUnauthorized }, fresh);
     const results = [outcome(api.freeCount()), outcome(api.balance()), outcome(api.consume('op-2'))];
     await settle();
     // All three were refused; the one refresh is still pending.
-    expect(sent.map((request) => request.authorization)).toEqual(['Bearer old', 'Bearer old', 'Bearer old']);
+    expect(sent.map(authorization)).toEqual(['Bearer old', 'Bearer old', 'Bearer old']);
     expect(results.map((result) => result.done)).toEqual([false, false, false]);
     release();
     await settle();
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
     expect(results.map((result) => result.error)).toEqual([undefined, undefined, undefined]);
     expect(results.map((result) => result.done)).toEqual([true, true, true]);
-    expect(sent.slice(3).map((request) => [request.path, request.authorization])).toEqual([
+    expect(sent.slice(3).map((request) => [request.path, authorization(request)])).toEqual([
       [PATHS.freeTrialCount, 'Bearer fresh'],
       [PATHS.balance, 'Bearer fresh'],
       [PATHS.consume, 'Bearer fresh'],
@@ -77,9 +76,8 @@ describe('401 recovery (onUnauthorized)', () => {
   });
 
   it('a 401 after the wave has settled starts a new onUnauthorized call', async () => {
-    const { fetch } = fakeFetch(() => DENIED);
     const onUnauthorized = jest.fn();
-    const { api } = fakeApi(fetch, { onUnauthorized });
+    const { api } = fakeApi({ onUnauthorized }, NOBODY);
     outcome(api.balance());
     await settle();
     outcome(api.balance());
@@ -88,9 +86,8 @@ describe('401 recovery (onUnauthorized)', () => {
   });
 
   it('a second 401 rejects with http 401, after one onUnauthorized call and two sends', async () => {
-    const { fetch, sent } = fakeFetch(() => DENIED);
     const onUnauthorized = jest.fn();
-    const { api } = fakeApi(fetch, { onUnauthorized });
+    const { api, sent } = fakeApi({ onUnauthorized }, NOBODY);
     const result = outcome(api.consume('op-3'));
     await settle();
     expect(httpError(result.error)).toMatchObject({ code: 'http', status: 401 });
@@ -99,23 +96,22 @@ describe('401 recovery (onUnauthorized)', () => {
   });
 
   it('the 401 re-send does not use up a retry', async () => {
-    const { headers, acceptFresh, rotate } = rotatingToken();
-    const answers: Answer[] = [DENIED, { status: 503 }];
-    const { fetch, sent } = fakeFetch((request, index) => answers[index] ?? acceptFresh(request));
+    const { headers, fresh, rotate } = rotatingToken();
     const policy = { ...defaultRetryPolicy, retries: 1, random: () => 0.5 };
-    const { api, clock } = fakeApi(fetch, { headers, onUnauthorized: rotate, policy });
+    const { api, clock, backend, sent } = fakeApi({ headers, onUnauthorized: rotate, policy }, fresh);
+    backend.failNext(PATHS.balance, 1, DENIED);
+    backend.failNext(PATHS.balance, 1, { kind: 'status', status: 503 });
     const result = outcome(api.balance());
     await settle();
     clock.advanceBy(125);
     await settle();
     expect(result).toEqual({ value: 9, done: true });
-    expect(sent.map((request) => request.authorization)).toEqual(['Bearer old', 'Bearer fresh', 'Bearer fresh']);
+    expect(sent.map(authorization)).toEqual(['Bearer old', 'Bearer fresh', 'Bearer fresh']);
   });
 
   it('a rejecting onUnauthorized rejects with the 401 http error, which never quotes what it threw', async () => {
-    const { fetch, sent } = fakeFetch(() => DENIED);
     const onUnauthorized = () => Promise.reject(new Error(`refresh failed for ${CANARY}`));
-    const { api } = fakeApi(fetch, { onUnauthorized });
+    const { api, sent } = fakeApi({ onUnauthorized }, NOBODY);
     const result = outcome(api.balance());
     await settle();
     const error = httpError(result.error);
@@ -127,20 +123,21 @@ describe('401 recovery (onUnauthorized)', () => {
   });
 
   it('a throwing onUnauthorized rejects the same way', async () => {
-    const { fetch } = fakeFetch(() => DENIED);
-    const { api } = fakeApi(fetch, {
-      onUnauthorized: () => {
-        throw new Error(CANARY);
+    const { api } = fakeApi(
+      {
+        onUnauthorized: () => {
+          throw new Error(CANARY);
+        },
       },
-    });
+      NOBODY,
+    );
     const result = outcome(api.balance());
     await settle();
     expect(httpError(result.error)).toMatchObject({ code: 'http', status: 401 });
   });
 
   it('an onUnauthorized that never settles is bounded by timeoutMs, then the 401 is the answer', async () => {
-    const { fetch, sent } = fakeFetch(() => DENIED);
-    const { api, clock } = fakeApi(fetch, { onUnauthorized: () => new Promise<void>(() => {}) });
+    const { api, clock, sent } = fakeApi({ onUnauthorized: () => new Promise<void>(() => {}) }, NOBODY);
     const result = outcome(api.balance());
     await settle();
     clock.advanceBy(9_999);
@@ -153,13 +150,12 @@ describe('401 recovery (onUnauthorized)', () => {
   });
 
   it('aborting while onUnauthorized is pending sends nothing more, rejects aborted and leaves no timer', async () => {
-    const { fetch, sent } = fakeFetch(() => DENIED);
     let release = () => {};
     const onUnauthorized = () =>
       new Promise<void>((resolve) => {
         release = resolve;
       });
-    const { api, clock } = fakeApi(fetch, { onUnauthorized });
+    const { api, clock, sent } = fakeApi({ onUnauthorized }, NOBODY);
     const controller = new AbortController();
     const result = outcome(api.balance({ signal: controller.signal }));
     await settle();
@@ -173,8 +169,8 @@ describe('401 recovery (onUnauthorized)', () => {
   });
 
   it('without the option a 401 rejects at once, as before', async () => {
-    const { fetch, sent } = fakeFetch(() => DENIED);
-    const { api } = fakeApi(fetch);
+    const { api, backend, sent } = fakeApi({}, NOBODY);
+    backend.failNext(PATHS.consume, 1, DENIED);
     const result = outcome(api.consume('op-4'));
     await settle();
     const error = httpError(result.error);
