@@ -19,38 +19,37 @@ export interface ConsumeData {
 
 type Data = Readonly<Record<string, unknown>>;
 
-/** How every decode error's message starts; the request adds which call and what came back. */
-export const MALFORMED = 'Malformed response body: ';
-
-function fail(what: string): never {
-  throw new BillingError('decode', `${MALFORMED}${what}`);
+// The message is only the reason: the request names the call and what came back (failure.ts).
+function fail(reason: string): never {
+  throw new BillingError('decode', reason);
 }
 
-function isRecord(value: unknown): value is Data {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isRecord = (value: unknown): value is Data =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // Own properties only: a body's `__proto__` or `constructor` key is never read as a field.
-function field(data: Data, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(data, name) ? data[name] : undefined;
-}
+const own = (data: Data, name: string): unknown =>
+  Object.prototype.hasOwnProperty.call(data, name) ? data[name] : undefined;
 
-function count(data: Data, name: string): number {
-  const value = field(data, name);
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(`${name} is not an integer >= 0`);
-  return value;
-}
+// The kinds of field: a check and what it says when a value fails it.
+type Kind = readonly [(value: unknown) => boolean, string];
+const COUNT: Kind = [(value) => Number.isSafeInteger(value) && (value as number) >= 0, 'an integer >= 0'];
+const AMOUNT: Kind = [(value) => Number.isFinite(value) && (value as number) >= 0, 'a number >= 0'];
+const FLAG: Kind = [(value) => typeof value === 'boolean', 'a boolean'];
 
-function amount(data: Data, name: string): number {
-  const value = field(data, name);
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail(`${name} is not a number >= 0`);
-  return value;
-}
-
-function flag(data: Data, name: string): boolean {
-  const value = field(data, name);
-  if (typeof value !== 'boolean') fail(`${name} is not a boolean`);
-  return value;
+/** A decoder of `data` from a table: each output field's wire name and kind. */
+function fields<T>(table: { readonly [K in keyof T]: readonly [string, Kind] }): (envelope: Envelope) => T {
+  const entries = Object.entries<readonly [string, Kind]>(table);
+  return ({ data }) => {
+    if (data === null) fail('data is null');
+    const out: Record<string, unknown> = {};
+    for (const [key, [name, [valid, what]]] of entries) {
+      const value = own(data, name);
+      if (!valid(value)) fail(`${name} is not ${what}`);
+      out[key] = value;
+    }
+    return out as T;
+  };
 }
 
 /** Parses and checks the envelope `{ code, message, data }` of any body. */
@@ -61,53 +60,42 @@ export function decodeEnvelope(text: string): Envelope {
   } catch {
     fail(text.trim() === '' ? 'empty body' : 'not JSON');
   }
-  if (!isRecord(body)) fail('not a JSON object');
-  const code = field(body, 'code');
-  const message = field(body, 'message');
-  const data = field(body, 'data');
-  if (typeof code !== 'number' || !Number.isSafeInteger(code)) fail('code is not an integer');
+  if (!isRecord(body)) return fail('not a JSON object');
+  const code = own(body, 'code');
+  const message = own(body, 'message');
+  const data = own(body, 'data') ?? null;
+  if (!Number.isSafeInteger(code)) fail('code is not an integer');
   if (typeof message !== 'string') fail('message is not a string');
   if (data !== null && !isRecord(data)) fail('data is neither an object nor null');
-  return { code, message, data: data ?? null };
+  return { code: code as number, message: message as string, data: data as Data | null };
 }
 
 /** The `message` of a failed status's body, `''` when it has none, `undefined` when the body is not JSON. */
 export function decodeMessage(text: string): string | undefined {
-  let body: unknown;
   try {
-    body = JSON.parse(text);
+    const body: unknown = JSON.parse(text);
+    const message = isRecord(body) ? own(body, 'message') : '';
+    return typeof message === 'string' ? message : '';
   } catch {
     return undefined;
   }
-  const message = isRecord(body) ? field(body, 'message') : undefined;
-  return typeof message === 'string' ? message : '';
-}
-
-function requireData(envelope: Envelope): Data {
-  if (envelope.data === null) fail('data is null');
-  return envelope.data;
 }
 
 /** `data` of `GET /ai/v5/service/free_trial/count`. */
-export function decodeFreeCount(envelope: Envelope): FreeCount {
-  const data = requireData(envelope);
-  const freeRemaining = count(data, 'free_remaining');
-  const freeTotal = count(data, 'free_total');
-  return {
-    isEnabled: flag(data, 'is_enabled'),
-    freeRemaining,
-    freeTotal,
-    creditsPerUse: amount(data, 'credits_per_use'),
-  };
-}
+export const decodeFreeCount = fields<FreeCount>({
+  isEnabled: ['is_enabled', FLAG],
+  freeRemaining: ['free_remaining', COUNT],
+  freeTotal: ['free_total', COUNT],
+  creditsPerUse: ['credits_per_use', AMOUNT],
+});
+
+const balanceData = fields<{ balance: number }>({ balance: ['balance', AMOUNT] });
 
 /** `data` of `GET /ai/v1/credit/getBalance`. */
-export function decodeBalance(envelope: Envelope): number {
-  return amount(requireData(envelope), 'balance');
-}
+export const decodeBalance = (envelope: Envelope): number => balanceData(envelope).balance;
 
 /** `data` of a `POST /ai/v5/service/free_trial` answered with code 0. */
-export function decodeConsume(envelope: Envelope): ConsumeData {
-  const data = requireData(envelope);
-  return { freeRemaining: count(data, 'free_remaining'), isCredit: flag(data, 'is_credit') };
-}
+export const decodeConsume = fields<ConsumeData>({
+  freeRemaining: ['free_remaining', COUNT],
+  isCredit: ['is_credit', FLAG],
+});

@@ -8,36 +8,30 @@ export type HeaderRecord = Readonly<Record<string, string>>;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-interface HeadersLike {
-  forEach(callback: (value: unknown, name: unknown) => void): void;
-  get(name: string): unknown;
-}
+/** An `invalid_argument` error, which is never retried. */
+export const invalid = (message: string): BillingError => new BillingError('invalid_argument', message);
 
-// Duck-typed, so a Headers from another realm or a polyfill (node-fetch's) is one too.
-function isHeadersLike(value: object): value is HeadersLike {
-  const candidate = value as Partial<HeadersLike>;
-  return typeof candidate.forEach === 'function' && typeof candidate.get === 'function';
-}
+const isText = (item: unknown) => typeof item === 'string';
 
-/** A record of the given headers, or `undefined` for anything that is not a record of strings or a Headers. */
-export function toHeaderRecord(value: unknown): HeaderRecord | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  if (isHeadersLike(value)) {
-    const record: Record<string, string> = {};
-    let ok = true;
-    value.forEach((item, name) => {
-      if (typeof item === 'string' && typeof name === 'string') record[name] = item;
-      else ok = false;
-    });
-    return ok ? record : undefined;
-  }
-  const ok = Object.values(value).every((item: unknown) => typeof item === 'string');
-  return ok ? (value as HeaderRecord) : undefined;
-}
-
-/** The headers of one attempt, checked; throws `invalid_argument`, which is never retried. */
+/**
+ * The headers of one attempt, checked: a record of strings (itself, so its
+ * redaction pieces stay cached) or a Headers, duck-typed so one from another
+ * realm or a polyfill counts too. Throws `invalid_argument`, never retried.
+ */
 export function checkedHeaders(value: unknown): HeaderRecord {
-  const record = toHeaderRecord(value);
+  let record: Record<string, string> | undefined;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { forEach, get } = value as Partial<Headers>;
+    if (typeof forEach === 'function' && typeof get === 'function') {
+      const copy: Record<string, string> = {};
+      let ok = true;
+      (value as Headers).forEach((item: unknown, name: unknown) => {
+        if (isText(item) && isText(name)) copy[name as string] = item as string;
+        else ok = false;
+      });
+      if (ok) record = copy;
+    } else if (Object.values(value).every(isText)) record = value as Record<string, string>;
+  }
   if (record === undefined) throw invalid('headers must be a record of strings or a Headers, or a function giving one');
   // Names are quoted only when valid, values never: a value is usually a credential.
   for (const [name, item] of Object.entries(record)) {
@@ -46,9 +40,4 @@ export function checkedHeaders(value: unknown): HeaderRecord {
       throw invalid(`headers: the value of "${name}" has a character fetch refuses (CR, LF, NUL...)`);
   }
   return record;
-}
-
-/** An `invalid_argument` error, which is never retried. */
-export function invalid(message: string): BillingError {
-  return new BillingError('invalid_argument', message);
 }
