@@ -80,31 +80,21 @@ export class BillingError extends Error {
     return isBranded(value);
   }
 
-  constructor(code: BillingErrorCode, message: string, details: BillingErrorDetails = {}) {
+  constructor(code: BillingErrorCode, message: string, { cause, ...facts }: BillingErrorDetails = {}) {
     super(message);
     // Keeps the prototype right when compiled to ES5-style classes by a consumer's bundler.
     Object.setPrototypeOf(this, new.target.prototype);
     // Non-enumerable, like `cause`: invisible to JSON and to `toEqual`.
     Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
-    for (const key of DETAILS) {
-      if (details[key] !== undefined) Object.assign(this, { [key]: details[key] });
-    }
+    for (const key of DETAILS) if (facts[key] !== undefined) Object.assign(this, { [key]: facts[key] });
     // Set by hand: runtimes before ES2022 ignore the options argument of `Error`.
-    if ('cause' in details) {
-      Object.defineProperty(this, 'cause', { value: details.cause, writable: true, configurable: true });
-    }
+    if (cause !== undefined) Object.defineProperty(this, 'cause', { value: cause, writable: true, configurable: true });
   }
 
   /** A copy that names the consume's `externalId`. */
   withExternalId(externalId: string): BillingError {
-    // The own fields (`cause` is not enumerable), the id on top.
-    const details: BillingErrorDetails = { ...this, externalId };
-    const copy = new BillingError(
-      this.code,
-      this.message,
-      'cause' in this ? { ...details, cause: this.cause } : details,
-    );
+    const copy = new BillingError(this.code, this.message, { ...this, externalId, cause: this.cause });
     copy.stack = this.stack;
     return copy;
   }

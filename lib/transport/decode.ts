@@ -36,21 +36,34 @@ type Kind = readonly [(value: unknown) => boolean, string];
 const COUNT: Kind = [(value) => Number.isSafeInteger(value) && (value as number) >= 0, 'an integer >= 0'];
 const AMOUNT: Kind = [(value) => Number.isFinite(value) && (value as number) >= 0, 'a number >= 0'];
 const FLAG: Kind = [(value) => typeof value === 'boolean', 'a boolean'];
+const INTEGER: Kind = [Number.isSafeInteger, 'an integer'];
+const TEXT: Kind = [(value) => typeof value === 'string', 'a string'];
+const DATA: Kind = [(value) => value == null || isRecord(value), 'an object or null'];
 
-/** A decoder of `data` from a table: each output field's wire name and kind. */
-function fields<T>(table: { readonly [K in keyof T]: readonly [string, Kind] }): (envelope: Envelope) => T {
+/**
+ * A decoder from a table: each output field's wire name and kind. Reads an
+ * object (`what` names it when it is not one) and makes a new one: unknown
+ * fields are dropped, and a missing `data` (the one kind that allows it) is null.
+ */
+function fields<T>(what: string, table: { readonly [K in keyof T]: readonly [string, Kind] }): (value: unknown) => T {
   const entries = Object.entries<readonly [string, Kind]>(table);
-  return ({ data }) => {
-    if (data === null) fail('data is null');
+  return (value) => {
+    if (!isRecord(value)) fail(`${what} is not an object`);
     const out: Record<string, unknown> = {};
-    for (const [key, [name, [valid, what]]] of entries) {
-      const value = own(data, name);
-      if (!valid(value)) fail(`${name} is not ${what}`);
-      out[key] = value;
+    for (const [key, [name, [valid, said]]] of entries) {
+      const field = own(value, name);
+      if (!valid(field)) fail(`${name} is not ${said}`);
+      out[key] = field ?? null;
     }
     return out as T;
   };
 }
+
+const envelopeOf = fields<Envelope>('body', {
+  code: ['code', INTEGER],
+  message: ['message', TEXT],
+  data: ['data', DATA],
+});
 
 /** Parses and checks the envelope `{ code, message, data }` of any body. */
 export function decodeEnvelope(text: string): Envelope {
@@ -60,42 +73,36 @@ export function decodeEnvelope(text: string): Envelope {
   } catch {
     fail(text.trim() === '' ? 'empty body' : 'not JSON');
   }
-  if (!isRecord(body)) return fail('not a JSON object');
-  const code = own(body, 'code');
-  const message = own(body, 'message');
-  const data = own(body, 'data') ?? null;
-  if (!Number.isSafeInteger(code)) fail('code is not an integer');
-  if (typeof message !== 'string') fail('message is not a string');
-  if (data !== null && !isRecord(data)) fail('data is neither an object nor null');
-  return { code: code as number, message: message as string, data: data as Data | null };
+  return envelopeOf(body);
 }
 
 /** The `message` of a failed status's body, `''` when it has none, `undefined` when the body is not JSON. */
 export function decodeMessage(text: string): string | undefined {
   try {
-    const body: unknown = JSON.parse(text);
-    const message = isRecord(body) ? own(body, 'message') : '';
+    const message = own(Object(JSON.parse(text)), 'message');
     return typeof message === 'string' ? message : '';
   } catch {
     return undefined;
   }
 }
 
-/** `data` of `GET /ai/v5/service/free_trial/count`. */
-export const decodeFreeCount = fields<FreeCount>({
+const freeCountOf = fields<FreeCount>('data', {
   isEnabled: ['is_enabled', FLAG],
   freeRemaining: ['free_remaining', COUNT],
   freeTotal: ['free_total', COUNT],
   creditsPerUse: ['credits_per_use', AMOUNT],
 });
-
-const balanceData = fields<{ balance: number }>({ balance: ['balance', AMOUNT] });
-
-/** `data` of `GET /ai/v1/credit/getBalance`. */
-export const decodeBalance = (envelope: Envelope): number => balanceData(envelope).balance;
-
-/** `data` of a `POST /ai/v5/service/free_trial` answered with code 0. */
-export const decodeConsume = fields<ConsumeData>({
+const balanceOf = fields<{ balance: number }>('data', { balance: ['balance', AMOUNT] });
+const consumeOf = fields<ConsumeData>('data', {
   freeRemaining: ['free_remaining', COUNT],
   isCredit: ['is_credit', FLAG],
 });
+
+/** `data` of `GET /ai/v5/service/free_trial/count`. */
+export const decodeFreeCount = ({ data }: Envelope): FreeCount => freeCountOf(data);
+
+/** `data` of `GET /ai/v1/credit/getBalance`. */
+export const decodeBalance = ({ data }: Envelope): number => balanceOf(data).balance;
+
+/** `data` of a `POST /ai/v5/service/free_trial` answered with code 0. */
+export const decodeConsume = ({ data }: Envelope): ConsumeData => consumeOf(data);

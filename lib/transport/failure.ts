@@ -64,11 +64,8 @@ export const backendError = (envelope: Envelope, where: string, headers: HeaderR
 const PHRASES: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'DNS lookup failed',
   ECONNRESET: 'connection reset',
   ETIMEDOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
 };
 
 /**
@@ -102,16 +99,18 @@ export function fetchError(
   cause.stack = `${name}: ${cause.message}`;
   if (code) cause.code = code;
   if (beforeSending || thrown instanceof ReferenceError) {
-    const fix = /fetch is not a function/i.test(cause.message)
-      ? "no fetch function: pass `fetch` to createClient (Jest's jsdom has none)"
-      : `the fetch function failed before sending (${name}: ${cause.message}): pass a working \`fetch\` to createClient`;
-    return new BillingError('invalid_argument', `${where}: ${fix}`, { cause });
+    const what = /fetch is not a function/i.test(cause.message)
+      ? 'no fetch function'
+      : `fetch threw before sending (${name}: ${cause.message})`;
+    return new BillingError('invalid_argument', `${where}: ${what}: pass a working \`fetch\` to createClient`, {
+      cause,
+    });
   }
   const phrase = code
     ? `${PHRASES[code] ?? (/CERT|TLS|SSL/.test(code) ? 'TLS certificate refused' : 'network error')} (${code})`
     : name === 'TypeError'
       ? // How browsers report a refused connection, a DNS failure and a CORS block alike.
-        'no response (TypeError); a network error or a CORS block is likely, see the browser console'
+        'no response (TypeError): a network error or a CORS block, see the browser console'
       : name;
   return new BillingError('network', `${where} failed: ${phrase}`, { cause });
 }

@@ -20,9 +20,7 @@ describe('errors name the request and what to check', () => {
     backend.script(PATH.count, { status: 404, body: coded(404, 'not found') });
     const error = await client.billing.getUsage().catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'http', status: 404 });
-    expect((error as Error).message).toBe(
-      `HTTP 404 on ${COUNT_URL}: not found; check baseUrl`,
-    );
+    expect((error as Error).message).toBe(`HTTP 404 on ${COUNT_URL}: not found; check baseUrl`);
   });
 
   it('an HTML page answered with 200 (an SPA fallback) is a decode error naming the request, status, content type and baseUrl', async () => {
