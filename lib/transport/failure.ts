@@ -11,7 +11,7 @@ import { parseRetryAfter } from './retry-policy';
 // only: a successful call never parses, redacts or labels anything.
 
 const CHECK_BASE_URL = '; check baseUrl';
-const CHECK_HEADERS = '; check the headers option (credentials missing, expired or not allowed)';
+const CHECK_HEADERS = '; check the headers option (credentials)';
 
 /**
  * The error of an answer the call cannot use: `http` for a status outside

@@ -32,12 +32,11 @@ export function checkedHeaders(value: unknown): HeaderRecord {
       if (ok) record = copy;
     } else if (Object.values(value).every(isText)) record = value as Record<string, string>;
   }
-  if (record === undefined) throw invalid('headers must be a record of strings or a Headers, or a function giving one');
+  if (record === undefined) throw invalid('headers must be a record of strings, a Headers, or a function giving one');
   // Names are quoted only when valid, values never: a value is usually a credential.
   for (const [name, item] of Object.entries(record)) {
-    if (!TOKEN.test(name)) throw invalid('headers: a name is not an HTTP token');
-    if (!VALUE.test(item))
-      throw invalid(`headers: the value of "${name}" has a character fetch refuses (CR, LF, NUL...)`);
+    if (!TOKEN.test(name)) throw invalid('headers: a name is not a valid HTTP name');
+    if (!VALUE.test(item)) throw invalid(`headers: "${name}" has a character fetch refuses (CR, LF, NUL...)`);
   }
   return record;
 }

@@ -28,8 +28,7 @@ export const isRetryable = ({ code, status = 0 }: BillingError): boolean =>
  * client's wall clock (which may be wrong) is never read.
  */
 export function parseRetryAfter(value: string | null, date: string | null, maxMs: number): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
+  const text = (value ?? '').trim();
   const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - Date.parse(date ?? '');
   return Number.isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), maxMs);
 }
