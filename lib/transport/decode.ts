@@ -41,16 +41,19 @@ const TEXT: Kind = [(value) => typeof value === 'string', 'a string'];
 const DATA: Kind = [(value) => value == null || isRecord(value), 'an object or null'];
 
 /**
- * A decoder from a table: each output field's wire name and kind. Reads an
- * object (`what` names it when it is not one) and makes a new one: unknown
- * fields are dropped, and a missing `data` (the one kind that allows it) is null.
+ * A decoder from a table of wire names (`free_remaining`) and their kinds.
+ * Reads an object (`what` names it when it is not one) and makes a new one
+ * with camelCase names (`freeRemaining`): unknown fields are dropped, and a
+ * missing `data` (the one kind that allows it) is null.
  */
-function fields<T>(what: string, table: { readonly [K in keyof T]: readonly [string, Kind] }): (value: unknown) => T {
-  const entries = Object.entries<readonly [string, Kind]>(table);
+function fields<T>(what: string, table: Readonly<Record<string, Kind>>): (value: unknown) => T {
+  const entries = Object.entries(table).map(
+    ([name, kind]) => [name, name.replace(/_./g, (m) => m.charAt(1).toUpperCase()), kind] as const,
+  );
   return (value) => {
     if (!isRecord(value)) fail(`${what} is not an object`);
     const out: Record<string, unknown> = {};
-    for (const [key, [name, [valid, said]]] of entries) {
+    for (const [name, key, [valid, said]] of entries) {
       const field = own(value, name);
       if (!valid(field)) fail(`${name} is not ${said}`);
       out[key] = field ?? null;
@@ -59,11 +62,7 @@ function fields<T>(what: string, table: { readonly [K in keyof T]: readonly [str
   };
 }
 
-const envelopeOf = fields<Envelope>('body', {
-  code: ['code', INTEGER],
-  message: ['message', TEXT],
-  data: ['data', DATA],
-});
+const envelopeOf = fields<Envelope>('body', { code: INTEGER, message: TEXT, data: DATA });
 
 /** Parses and checks the envelope `{ code, message, data }` of any body. */
 export function decodeEnvelope(text: string): Envelope {
@@ -87,16 +86,13 @@ export function decodeMessage(text: string): string | undefined {
 }
 
 const freeCountOf = fields<FreeCount>('data', {
-  isEnabled: ['is_enabled', FLAG],
-  freeRemaining: ['free_remaining', COUNT],
-  freeTotal: ['free_total', COUNT],
-  creditsPerUse: ['credits_per_use', AMOUNT],
+  is_enabled: FLAG,
+  free_remaining: COUNT,
+  free_total: COUNT,
+  credits_per_use: AMOUNT,
 });
-const balanceOf = fields<{ balance: number }>('data', { balance: ['balance', AMOUNT] });
-const consumeOf = fields<ConsumeData>('data', {
-  freeRemaining: ['free_remaining', COUNT],
-  isCredit: ['is_credit', FLAG],
-});
+const balanceOf = fields<{ balance: number }>('data', { balance: AMOUNT });
+const consumeOf = fields<ConsumeData>('data', { free_remaining: COUNT, is_credit: FLAG });
 
 /** `data` of `GET /ai/v5/service/free_trial/count`. */
 export const decodeFreeCount = ({ data }: Envelope): FreeCount => freeCountOf(data);

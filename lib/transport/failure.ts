@@ -60,12 +60,12 @@ export const backendError = (envelope: Envelope, where: string, headers: HeaderR
     },
   );
 
-// What a user can act on, per system error code (Node, node-fetch, undici).
+// What a user can act on, for the commonest system error codes (Node,
+// node-fetch, undici); any other code is shown as it is.
 const PHRASES: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'host not found',
   ECONNRESET: 'connection reset',
-  ETIMEDOUT: 'connection timed out',
 };
 
 /**
@@ -107,7 +107,7 @@ export function fetchError(
     });
   }
   const phrase = code
-    ? `${PHRASES[code] ?? (/CERT|TLS|SSL/.test(code) ? 'TLS certificate refused' : 'network error')} (${code})`
+    ? `${PHRASES[code] ?? 'network error'} (${code})`
     : name === 'TypeError'
       ? // How browsers report a refused connection, a DNS failure and a CORS block alike.
         'no response (TypeError): a network error or a CORS block, see the browser console'

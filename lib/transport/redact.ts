@@ -30,40 +30,33 @@ function encodingsOf(piece: string): string[] {
   return out;
 }
 
-// Static headers are the same object on every request: their pieces are worked out once.
-const cache = new WeakMap<HeaderRecord, string[]>();
-
 /**
  * Every credential-like piece of the headers, longest first: each value, the
  * token after its scheme, Basic credentials decoded, each cookie- or
  * list-style part, and each of those URL-encoded, base64 and base64url.
+ * Worked out on a failure only, so not cached.
  */
 function secretsOf(headers: HeaderRecord): string[] {
-  let secrets = cache.get(headers);
-  if (secrets === undefined) {
-    const found = new Set<string>();
-    const add = (piece: string, min = 4) => piece.length >= min && found.add(piece);
-    for (const value of Object.values(headers)) {
-      add(value);
-      add(value.trim());
-      const [, scheme = '', token = ''] = SCHEME.exec(value) ?? [];
-      add(token);
-      if (/^basic$/i.test(scheme)) {
-        try {
-          const decoded = atob(token);
-          add(decoded);
-          add(decoded.slice(decoded.indexOf(':') + 1));
-        } catch {
-          // Not base64: nothing more to hide.
-        }
+  const found = new Set<string>();
+  const add = (piece: string, min = 4) => piece.length >= min && found.add(piece);
+  for (const value of Object.values(headers)) {
+    add(value);
+    add(value.trim());
+    const [, scheme = '', token = ''] = SCHEME.exec(value) ?? [];
+    add(token);
+    if (/^basic$/i.test(scheme)) {
+      try {
+        const decoded = atob(token);
+        add(decoded);
+        add(decoded.slice(decoded.indexOf(':') + 1));
+      } catch {
+        // Not base64: nothing more to hide.
       }
-      for (const part of value.split(SEPARATORS)) add(part, 8);
     }
-    for (const piece of [...found]) for (const encoded of encodingsOf(piece)) add(encoded, 6);
-    secrets = [...found].sort((a, b) => b.length - a.length);
-    cache.set(headers, secrets);
+    for (const part of value.split(SEPARATORS)) add(part, 8);
   }
-  return secrets;
+  for (const piece of [...found]) for (const encoded of encodingsOf(piece)) add(encoded, 6);
+  return [...found].sort((a, b) => b.length - a.length);
 }
 
 /** Replaces every credential-like piece of the headers a text quotes (see secretsOf) with `[redacted]`. */

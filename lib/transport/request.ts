@@ -53,16 +53,7 @@ export async function request<T>(
       const timer = scheduler.schedule(() => stop(late()), ms);
       if (signal?.aborted) stop(aborted());
       else signal?.addEventListener('abort', stop);
-      work.then(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (error: unknown) => {
-          done();
-          reject(error);
-        },
-      );
+      work.finally(done).then(resolve, reject);
     });
 
   let attempts = 0;
@@ -79,10 +70,13 @@ export async function request<T>(
       const controller = new AbortController();
       const attempt = async () => {
         if (typeof option === 'function') {
-          const given = await new Promise((resolve) => resolve(option())).catch(() => {
+          let given: unknown;
+          try {
+            given = await option();
+          } catch {
             // What it threw may quote a credential, so it is not passed on.
             throw invalid('The headers option function threw or rejected');
-          });
+          }
           // Timed out or aborted while waiting: this attempt is over, nothing is sent.
           if (controller.signal.aborted) throw aborted();
           headers = checkedHeaders(given);
