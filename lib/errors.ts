@@ -44,11 +44,8 @@ export interface BillingErrorDetails {
 // bundles): `Symbol.for` returns the same symbol for the same key.
 const BRAND = Symbol.for('unified-billing.error');
 
-const DETAILS = ['status', 'backendCode', 'externalId', 'retryAfterMs'] as const;
-
-function isBranded(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
-}
+// Primitives, null and undefined carry no brand (`?.` and a symbol key read nothing from them).
+const isBranded = (value: unknown): boolean => (value as { [BRAND]?: unknown } | undefined)?.[BRAND] === true;
 
 /**
  * The one error class of the library. Messages never contain header values.
@@ -87,7 +84,8 @@ export class BillingError extends Error {
     // Non-enumerable, like `cause`: invisible to JSON and to `toEqual`.
     Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
-    for (const key of DETAILS) if (facts[key] !== undefined) Object.assign(this, { [key]: facts[key] });
+    // Only the facts given: an absent one is no property at all (`toEqual`, `in`).
+    for (const [key, value] of Object.entries(facts)) if (value !== undefined) Object.assign(this, { [key]: value });
     // Set by hand: runtimes before ES2022 ignore the options argument of `Error`.
     if (cause !== undefined) Object.defineProperty(this, 'cause', { value: cause, writable: true, configurable: true });
   }

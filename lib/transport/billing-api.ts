@@ -1,5 +1,5 @@
 import { BACKEND_CODES, PATHS, type Envelope } from '../wire';
-import type { Call, CallContext, CallOptions, ReadEnvelope, TransportConfig } from './config';
+import type { Call, CallContext, CallOptions, TransportConfig } from './config';
 import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
 import { backendError } from './failure';
 import { request } from './request';
@@ -39,29 +39,27 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
         wave = undefined;
       })),
   };
-  // One call: its request named as errors show it, and the reader of its envelope.
+  // One call: its request as errors name it, and the reader of its envelope.
   const bind = <T>(
-    method: Call['method'],
+    method: Call<T>['method'],
     path: string,
     decode: (envelope: Envelope) => T,
     refusals: Readonly<Record<number, T>> = {},
     query = '',
-  ): [Call, ReadEnvelope<T>] => {
-    const call: Call = {
+  ): Call<T> => {
+    const where = `${method} ${config.baseUrl}${path}`;
+    return {
       method,
       path,
       url: config.baseUrl + path + query,
-      where: `${method} ${config.baseUrl}${path}`,
-    };
-    return [
-      call,
-      (envelope, headers) => {
+      where,
+      read: (envelope, headers) => {
         if (envelope.code === BACKEND_CODES.ok) return decode(envelope);
         const refusal = refusals[envelope.code];
-        if (refusal === undefined) throw backendError(envelope, call.where, headers);
+        if (refusal === undefined) throw backendError(envelope, where, headers);
         return refusal;
       },
-    ];
+    };
   };
   const freeCount = bind('GET', PATHS.freeTrialCount, decodeFreeCount, {}, `?module=${encodeURIComponent(module)}`);
   const balance = bind('GET', PATHS.balance, decodeBalance);
@@ -74,9 +72,8 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
   // The same text JSON.stringify gives for { module, external_id }, with the module encoded once.
   const bodyStart = `{"module":${JSON.stringify(module)},"external_id":`;
   return {
-    freeCount: (options) => request(context, ...freeCount, options),
-    balance: (options) => request(context, ...balance, options),
-    consume: (externalId, options) =>
-      request(context, ...consume, options, `${bodyStart}${JSON.stringify(externalId)}}`),
+    freeCount: (options) => request(context, freeCount, options),
+    balance: (options) => request(context, balance, options),
+    consume: (externalId, options) => request(context, consume, options, `${bodyStart}${JSON.stringify(externalId)}}`),
   };
 }

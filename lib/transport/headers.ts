@@ -14,29 +14,27 @@ export const invalid = (message: string): BillingError => new BillingError('inva
 const isText = (item: unknown) => typeof item === 'string';
 
 /**
- * The headers of one attempt, checked: a record of strings (itself, so its
- * redaction pieces stay cached) or a Headers, duck-typed so one from another
- * realm or a polyfill counts too. Throws `invalid_argument`, never retried.
+ * The headers of one attempt, checked: a record of strings (itself, not a
+ * copy) or a Headers, duck-typed so one from another realm or a polyfill
+ * counts too. Throws `invalid_argument`, never retried.
  */
 export function checkedHeaders(value: unknown): HeaderRecord {
-  let record: Record<string, string> | undefined;
+  let record: Record<string, unknown> | undefined;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const { forEach, get } = value as Partial<Headers>;
+    record = value as Record<string, unknown>;
     if (typeof forEach === 'function' && typeof get === 'function') {
-      const copy: Record<string, string> = {};
-      let ok = true;
-      (value as Headers).forEach((item: unknown, name: unknown) => {
-        if (isText(item) && isText(name)) copy[name as string] = item as string;
-        else ok = false;
-      });
-      if (ok) record = copy;
-    } else if (Object.values(value).every(isText)) record = value as Record<string, string>;
+      const copy: Record<string, unknown> = {};
+      forEach.call(value, (item: unknown, name: string) => (copy[name] = item));
+      record = copy;
+    }
+    if (!Object.values(record).every(isText)) record = undefined;
   }
   if (record === undefined) throw invalid('headers must be a record of strings, a Headers, or a function giving one');
   // Names are quoted only when valid, values never: a value is usually a credential.
   for (const [name, item] of Object.entries(record)) {
     if (!TOKEN.test(name)) throw invalid('headers: a name is not a valid HTTP name');
-    if (!VALUE.test(item)) throw invalid(`headers: "${name}" has a character fetch refuses (CR, LF, NUL...)`);
+    if (!VALUE.test(item as string)) throw invalid(`headers: "${name}" has a character fetch refuses (CR, LF, NUL...)`);
   }
-  return record;
+  return record as HeaderRecord;
 }

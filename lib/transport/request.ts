@@ -1,5 +1,5 @@
 import { BillingError } from '../errors';
-import type { Call, CallContext, CallOptions, ReadEnvelope } from './config';
+import type { Call, CallContext, CallOptions } from './config';
 import { decodeEnvelope } from './decode';
 import { answerError, fetchError } from './failure';
 import { checkedHeaders, invalid, type HeaderRecord } from './headers';
@@ -13,7 +13,7 @@ const aborted = () => new BillingError('aborted', 'The call was aborted');
 
 /**
  * Sends one request: headers, a timeout per attempt, retries, 401 recovery;
- * resolves with what `read` makes of the envelope. Each attempt has its own
+ * resolves with what the call's `read` makes of the envelope. Each attempt has its own
  * abort controller and timer, linked to the caller's `signal`: nothing it does
  * (a timeout, an abort) touches another request. `onSend` runs as each
  * attempt goes out. With static headers the first attempt goes out before
@@ -21,8 +21,7 @@ const aborted = () => new BillingError('aborted', 'The call was aborted');
  */
 export async function request<T>(
   { config, reauthorize }: CallContext,
-  { method, url, path, where }: Call,
-  read: ReadEnvelope<T>,
+  { method, url, path, where, read }: Call<T>,
   { signal, onSend }: CallOptions = {},
   body?: string,
 ): Promise<T> {
