@@ -44,11 +44,8 @@ export interface BillingErrorDetails {
 // bundles): `Symbol.for` returns the same symbol for the same key.
 const BRAND = Symbol.for('unified-billing.error');
 
-const DETAILS = ['status', 'backendCode', 'externalId', 'retryAfterMs'] as const;
-
-function isBranded(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
-}
+// Primitives, null and undefined carry no brand (`?.` and a symbol key read nothing from them).
+const isBranded = (value: unknown): boolean => (value as { [BRAND]?: unknown } | undefined)?.[BRAND] === true;
 
 /**
  * The one error class of the library. Messages never contain header values.
@@ -80,31 +77,22 @@ export class BillingError extends Error {
     return isBranded(value);
   }
 
-  constructor(code: BillingErrorCode, message: string, details: BillingErrorDetails = {}) {
+  constructor(code: BillingErrorCode, message: string, { cause, ...facts }: BillingErrorDetails = {}) {
     super(message);
     // Keeps the prototype right when compiled to ES5-style classes by a consumer's bundler.
     Object.setPrototypeOf(this, new.target.prototype);
     // Non-enumerable, like `cause`: invisible to JSON and to `toEqual`.
     Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
-    for (const key of DETAILS) {
-      if (details[key] !== undefined) Object.assign(this, { [key]: details[key] });
-    }
+    // Only the facts given: an absent one is no property at all (`toEqual`, `in`).
+    for (const [key, value] of Object.entries(facts)) if (value !== undefined) Object.assign(this, { [key]: value });
     // Set by hand: runtimes before ES2022 ignore the options argument of `Error`.
-    if ('cause' in details) {
-      Object.defineProperty(this, 'cause', { value: details.cause, writable: true, configurable: true });
-    }
+    if (cause !== undefined) Object.defineProperty(this, 'cause', { value: cause, writable: true, configurable: true });
   }
 
   /** A copy that names the consume's `externalId`. */
   withExternalId(externalId: string): BillingError {
-    // The own fields (`cause` is not enumerable), the id on top.
-    const details: BillingErrorDetails = { ...this, externalId };
-    const copy = new BillingError(
-      this.code,
-      this.message,
-      'cause' in this ? { ...details, cause: this.cause } : details,
-    );
+    const copy = new BillingError(this.code, this.message, { ...this, externalId, cause: this.cause });
     copy.stack = this.stack;
     return copy;
   }

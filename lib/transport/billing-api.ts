@@ -1,9 +1,8 @@
 import { BACKEND_CODES, PATHS, type Envelope } from '../wire';
 import type { Call, CallContext, CallOptions, TransportConfig } from './config';
 import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
-import type { HeaderRecord } from './headers';
+import { backendError } from './failure';
 import { request } from './request';
-import { backendError } from './status-error';
 
 export type { CallOptions } from './config';
 
@@ -18,49 +17,11 @@ export interface BillingApi {
   consume(externalId: string, options?: CallOptions): Promise<ConsumeAnswer>;
 }
 
-function callOf(config: TransportConfig, method: Call['method'], path: string, query = ''): Call {
-  const url = `${config.baseUrl}${path}`;
-  return { method, path, url: `${url}${query}`, where: `${method} ${url}` };
-}
-
-function succeeded<T>(call: Call, decode: (envelope: Envelope) => T) {
-  return (envelope: Envelope, headers: HeaderRecord): T => {
-    if (envelope.code !== BACKEND_CODES.ok) throw backendError(envelope, call.where, headers);
-    return decode(envelope);
-  };
-}
-
-function toConsumeAnswer(call: Call) {
-  return (envelope: Envelope, headers: HeaderRecord): ConsumeAnswer => {
-    switch (envelope.code) {
-      case BACKEND_CODES.ok:
-        return { kind: 'charged', ...decodeConsume(envelope) };
-      case BACKEND_CODES.insufficient:
-        return { kind: 'insufficient' };
-      case BACKEND_CODES.blacklisted:
-        return { kind: 'blacklisted' };
-      default:
-        throw backendError(envelope, call.where, headers);
-    }
-  };
-}
-
-// Concurrent 401s share one onUnauthorized: a 401 that arrives while it is pending joins it.
-function waves(config: TransportConfig): () => Promise<void> {
-  let pending: Promise<void> | undefined;
-  return () => {
-    pending ??= new Promise<void>((resolve) => resolve(config.onUnauthorized?.())).then(
-      () => {
-        pending = undefined;
-      },
-      (error: unknown) => {
-        pending = undefined;
-        throw error;
-      },
-    );
-    return pending;
-  };
-}
+// The consume codes that are answers, not errors.
+const REFUSALS: Readonly<Record<number, ConsumeAnswer>> = {
+  [BACKEND_CODES.insufficient]: { kind: 'insufficient' },
+  [BACKEND_CODES.blacklisted]: { kind: 'blacklisted' },
+};
 
 /**
  * Binds the three calls to a configuration and an application key. URLs and
@@ -69,19 +30,50 @@ function waves(config: TransportConfig): () => Promise<void> {
  */
 export function createBillingApi(config: TransportConfig, appKey: string): BillingApi {
   const module = `generator_${appKey}`;
-  const context: CallContext = { config, reauthorize: waves(config) };
-  const freeCount = callOf(config, 'GET', PATHS.freeTrialCount, `?module=${encodeURIComponent(module)}`);
-  const balance = callOf(config, 'GET', PATHS.balance);
-  const consume = callOf(config, 'POST', PATHS.consume);
-  const readFreeCount = succeeded(freeCount, decodeFreeCount);
-  const readBalance = succeeded(balance, decodeBalance);
-  const readConsume = toConsumeAnswer(consume);
+  // Concurrent 401s share one onUnauthorized: a 401 that arrives while it is pending joins it.
+  let wave: Promise<void> | undefined;
+  const context: CallContext = {
+    config,
+    reauthorize: () =>
+      (wave ??= new Promise<void>((resolve) => resolve(config.onUnauthorized?.())).finally(() => {
+        wave = undefined;
+      })),
+  };
+  // One call: its request as errors name it, and the reader of its envelope.
+  const bind = <T>(
+    method: Call<T>['method'],
+    path: string,
+    decode: (envelope: Envelope) => T,
+    refusals: Readonly<Record<number, T>> = {},
+    query = '',
+  ): Call<T> => {
+    const where = `${method} ${config.baseUrl}${path}`;
+    return {
+      method,
+      path,
+      url: config.baseUrl + path + query,
+      where,
+      read: (envelope, headers) => {
+        if (envelope.code === BACKEND_CODES.ok) return decode(envelope);
+        const refusal = refusals[envelope.code];
+        if (refusal === undefined) throw backendError(envelope, where, headers);
+        return refusal;
+      },
+    };
+  };
+  const freeCount = bind('GET', PATHS.freeTrialCount, decodeFreeCount, {}, `?module=${encodeURIComponent(module)}`);
+  const balance = bind('GET', PATHS.balance, decodeBalance);
+  const consume = bind<ConsumeAnswer>(
+    'POST',
+    PATHS.consume,
+    (envelope) => ({ kind: 'charged', ...decodeConsume(envelope) }),
+    REFUSALS,
+  );
   // The same text JSON.stringify gives for { module, external_id }, with the module encoded once.
   const bodyStart = `{"module":${JSON.stringify(module)},"external_id":`;
   return {
-    freeCount: (options) => request(context, freeCount, readFreeCount, options),
-    balance: (options) => request(context, balance, readBalance, options),
-    consume: (externalId, options) =>
-      request(context, consume, readConsume, options, `${bodyStart}${JSON.stringify(externalId)}}`),
+    freeCount: (options) => request(context, freeCount, options),
+    balance: (options) => request(context, balance, options),
+    consume: (externalId, options) => request(context, consume, options, `${bodyStart}${JSON.stringify(externalId)}}`),
   };
 }

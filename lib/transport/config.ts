@@ -36,7 +36,7 @@ export interface CallOptions {
 }
 
 /** One kind of backend call, built once: retried attempts send exactly the same request. */
-export interface Call {
+export interface Call<T> {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly url: string;
@@ -46,6 +46,8 @@ export interface Call {
    * refuse a baseUrl with credentials, a query or a fragment).
    */
   readonly where: string;
+  /** Reads a 2xx envelope; throws the call's error otherwise (never retried). */
+  readonly read: ReadEnvelope<T>;
 }
 
 /** What a call shares with the other calls of its api: the config and the current 401 wave, nothing else. */

@@ -19,39 +19,50 @@ export interface ConsumeData {
 
 type Data = Readonly<Record<string, unknown>>;
 
-/** How every decode error's message starts; the request adds which call and what came back. */
-export const MALFORMED = 'Malformed response body: ';
-
-function fail(what: string): never {
-  throw new BillingError('decode', `${MALFORMED}${what}`);
+// The message is only the reason: the request names the call and what came back (failure.ts).
+function fail(reason: string): never {
+  throw new BillingError('decode', reason);
 }
 
-function isRecord(value: unknown): value is Data {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isRecord = (value: unknown): value is Data =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // Own properties only: a body's `__proto__` or `constructor` key is never read as a field.
-function field(data: Data, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(data, name) ? data[name] : undefined;
+const own = (data: Data, name: string): unknown =>
+  Object.prototype.hasOwnProperty.call(data, name) ? data[name] : undefined;
+
+// The kinds of field: a check and what it says when a value fails it.
+type Kind = readonly [(value: unknown) => boolean, string];
+const COUNT: Kind = [(value) => Number.isSafeInteger(value) && (value as number) >= 0, 'an integer >= 0'];
+const AMOUNT: Kind = [(value) => Number.isFinite(value) && (value as number) >= 0, 'a number >= 0'];
+const FLAG: Kind = [(value) => typeof value === 'boolean', 'a boolean'];
+const INTEGER: Kind = [Number.isSafeInteger, 'an integer'];
+const TEXT: Kind = [(value) => typeof value === 'string', 'a string'];
+const DATA: Kind = [(value) => value == null || isRecord(value), 'an object or null'];
+
+/**
+ * A decoder from a table of wire names (`free_remaining`) and their kinds.
+ * Reads an object (`what` names it when it is not one) and makes a new one
+ * with camelCase names (`freeRemaining`): unknown fields are dropped, and a
+ * missing `data` (the one kind that allows it) is null.
+ */
+function fields<T>(what: string, table: Readonly<Record<string, Kind>>): (value: unknown) => T {
+  const entries = Object.entries(table).map(
+    ([name, kind]) => [name, name.replace(/_./g, (m) => m.charAt(1).toUpperCase()), kind] as const,
+  );
+  return (value) => {
+    if (!isRecord(value)) fail(`${what} is not an object`);
+    const out: Record<string, unknown> = {};
+    for (const [name, key, [valid, said]] of entries) {
+      const field = own(value, name);
+      if (!valid(field)) fail(`${name} is not ${said}`);
+      out[key] = field ?? null;
+    }
+    return out as T;
+  };
 }
 
-function count(data: Data, name: string): number {
-  const value = field(data, name);
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(`${name} is not an integer >= 0`);
-  return value;
-}
-
-function amount(data: Data, name: string): number {
-  const value = field(data, name);
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail(`${name} is not a number >= 0`);
-  return value;
-}
-
-function flag(data: Data, name: string): boolean {
-  const value = field(data, name);
-  if (typeof value !== 'boolean') fail(`${name} is not a boolean`);
-  return value;
-}
+const envelopeOf = fields<Envelope>('body', { code: INTEGER, message: TEXT, data: DATA });
 
 /** Parses and checks the envelope `{ code, message, data }` of any body. */
 export function decodeEnvelope(text: string): Envelope {
@@ -61,53 +72,33 @@ export function decodeEnvelope(text: string): Envelope {
   } catch {
     fail(text.trim() === '' ? 'empty body' : 'not JSON');
   }
-  if (!isRecord(body)) fail('not a JSON object');
-  const code = field(body, 'code');
-  const message = field(body, 'message');
-  const data = field(body, 'data');
-  if (typeof code !== 'number' || !Number.isSafeInteger(code)) fail('code is not an integer');
-  if (typeof message !== 'string') fail('message is not a string');
-  if (data !== null && !isRecord(data)) fail('data is neither an object nor null');
-  return { code, message, data: data ?? null };
+  return envelopeOf(body);
 }
 
 /** The `message` of a failed status's body, `''` when it has none, `undefined` when the body is not JSON. */
 export function decodeMessage(text: string): string | undefined {
-  let body: unknown;
   try {
-    body = JSON.parse(text);
+    const message = own(Object(JSON.parse(text)), 'message');
+    return typeof message === 'string' ? message : '';
   } catch {
     return undefined;
   }
-  const message = isRecord(body) ? field(body, 'message') : undefined;
-  return typeof message === 'string' ? message : '';
 }
 
-function requireData(envelope: Envelope): Data {
-  if (envelope.data === null) fail('data is null');
-  return envelope.data;
-}
+const freeCountOf = fields<FreeCount>('data', {
+  is_enabled: FLAG,
+  free_remaining: COUNT,
+  free_total: COUNT,
+  credits_per_use: AMOUNT,
+});
+const balanceOf = fields<{ balance: number }>('data', { balance: AMOUNT });
+const consumeOf = fields<ConsumeData>('data', { free_remaining: COUNT, is_credit: FLAG });
 
 /** `data` of `GET /ai/v5/service/free_trial/count`. */
-export function decodeFreeCount(envelope: Envelope): FreeCount {
-  const data = requireData(envelope);
-  const freeRemaining = count(data, 'free_remaining');
-  const freeTotal = count(data, 'free_total');
-  return {
-    isEnabled: flag(data, 'is_enabled'),
-    freeRemaining,
-    freeTotal,
-    creditsPerUse: amount(data, 'credits_per_use'),
-  };
-}
+export const decodeFreeCount = ({ data }: Envelope): FreeCount => freeCountOf(data);
 
 /** `data` of `GET /ai/v1/credit/getBalance`. */
-export function decodeBalance(envelope: Envelope): number {
-  return amount(requireData(envelope), 'balance');
-}
+export const decodeBalance = ({ data }: Envelope): number => balanceOf(data).balance;
 
 /** `data` of a `POST /ai/v5/service/free_trial` answered with code 0. */
-export function decodeConsume(envelope: Envelope): ConsumeData {
-  const data = requireData(envelope);
-  return { freeRemaining: count(data, 'free_remaining'), isCredit: flag(data, 'is_credit') };
-}
+export const decodeConsume = ({ data }: Envelope): ConsumeData => consumeOf(data);

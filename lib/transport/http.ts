@@ -10,16 +10,12 @@ export interface HttpResponse {
 
 /**
  * The only place that calls `fetch`: one exchange, body read whole. A fetch
- * that throws instead of rejecting throws here too, synchronously: it never
- * sent anything, so the caller reports its setup, not the network. Timeouts
- * and aborts are the caller's (it owns `init.signal`).
+ * that throws instead of rejecting (no global fetch, an "Illegal invocation")
+ * throws here too, synchronously: it never sent anything, so the caller
+ * reports its setup, not the network. Timeouts and aborts are the caller's
+ * (it owns `init.signal`); the options refuse a `fetch` that is not a function.
  */
-export function exchange(fetchFn: FetchLike, url: string, init: RequestInit): Promise<HttpResponse> {
-  // Minified, the parameter's name would say nothing; this says what is missing.
-  if (typeof fetchFn !== 'function') throw new TypeError('fetch is not a function');
-  return fetchFn(url, init).then(async (response) => ({
-    status: response.status,
-    headers: response.headers,
-    text: await response.text(),
-  }));
-}
+export const exchange = (fetchFn: FetchLike, url: string, init: RequestInit): Promise<HttpResponse> =>
+  fetchFn(url, init).then((response) =>
+    response.text().then((text) => ({ status: response.status, headers: response.headers, text })),
+  );

@@ -1,133 +1,104 @@
 import { BillingError } from '../errors';
-import type { Call, CallContext, CallOptions, ReadEnvelope } from './config';
+import type { Call, CallContext, CallOptions } from './config';
 import { decodeEnvelope } from './decode';
+import { answerError, fetchError } from './failure';
 import { checkedHeaders, invalid, type HeaderRecord } from './headers';
-import { exchange, type HttpResponse } from './http';
-import { fetchError } from './network-error';
+import { exchange } from './http';
 import { isRetryable, retryDelayMs } from './retry-policy';
-import { decodeFailure, statusError } from './status-error';
 
 export type { Call, CallContext, CallOptions, ReadEnvelope, RetryNotice, TransportConfig } from './config';
 
-const NO_HEADERS: HeaderRecord = {};
-
-const abortedError = () => new BillingError('aborted', 'The call was aborted');
-
-/**
- * Settles as `work` does, unless the caller's `signal` aborts first (rejects
- * `aborted`) or `ms` pass on the scheduler: then it rejects with `late()`, or
- * resolves if that gives nothing (a retry's delay). Either one aborts
- * `controller`, so the fetch it signals stops; nothing else is touched.
- */
-function bounded<T>(
-  context: CallContext,
-  signal: AbortSignal | undefined,
-  ms: number,
-  work: Promise<T>,
-  late: () => BillingError | undefined,
-  controller?: AbortController,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const end = () => {
-      timer?.unsubscribe();
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const stop = (error: BillingError | undefined) => {
-      end();
-      controller?.abort();
-      if (error === undefined) resolve(undefined as T);
-      else reject(error);
-    };
-    const onAbort = () => stop(abortedError());
-    const timer = signal?.aborted ? undefined : context.config.scheduler.schedule(() => stop(late()), ms);
-    if (timer === undefined) stop(abortedError());
-    else signal?.addEventListener('abort', onAbort);
-    work.then(
-      (value) => {
-        end();
-        resolve(value);
-      },
-      (error: unknown) => {
-        end();
-        reject(error);
-      },
-    );
-  });
-}
-
-function allHeaders(headers: HeaderRecord, body: string | undefined): Record<string, string> {
-  // A fresh object per attempt: a fetch may keep or change what it is given.
-  const all: Record<string, string> = { accept: 'application/json', ...headers };
-  if (body !== undefined) all['content-type'] = 'application/json';
-  return all;
-}
+const JSON_TYPE = 'application/json';
+const aborted = () => new BillingError('aborted', 'The call was aborted');
 
 /**
  * Sends one request: headers, a timeout per attempt, retries, 401 recovery;
- * resolves with what `read` makes of the envelope. The request has its own
- * abort controller per attempt, linked to the caller's `signal`: nothing it
- * does (a timeout, an abort) touches another request. `onSend` runs as each
+ * resolves with what the call's `read` makes of the envelope. Each attempt has its own
+ * abort controller and timer, linked to the caller's `signal`: nothing it does
+ * (a timeout, an abort) touches another request. `onSend` runs as each
  * attempt goes out. With static headers the first attempt goes out before
  * this returns. Every rejection is a `BillingError`.
  */
 export async function request<T>(
-  context: CallContext,
-  call: Call,
-  read: ReadEnvelope<T>,
+  { config, reauthorize }: CallContext,
+  { method, url, path, where, read }: Call<T>,
   { signal, onSend }: CallOptions = {},
   body?: string,
 ): Promise<T> {
-  const { config } = context;
-  const { scheduler, timeoutMs, policy } = config;
+  const { scheduler, timeoutMs, policy, headers: option } = config;
+
+  // Settles as `work` does, unless the caller's signal aborts first (rejects
+  // `aborted`) or `ms` pass on the scheduler (rejects with `late()`, or
+  // resolves if it gives nothing: a retry's delay). Either aborts `controller`.
+  const within = <R>(
+    work: Promise<R>,
+    ms: number,
+    late: () => BillingError | void,
+    controller?: AbortController,
+  ): Promise<R> =>
+    new Promise<R>((resolve, reject) => {
+      const done = () => {
+        timer.unsubscribe();
+        signal?.removeEventListener('abort', stop);
+      };
+      // Also the caller's abort listener: an Event means `aborted`.
+      const stop = (error?: BillingError | void | Event) => {
+        done();
+        controller?.abort();
+        if (error instanceof BillingError) reject(error);
+        else if (error) reject(aborted());
+        else resolve(undefined as R);
+      };
+      const timer = scheduler.schedule(() => stop(late()), ms);
+      if (signal?.aborted) stop(aborted());
+      else signal?.addEventListener('abort', stop);
+      work.finally(done).then(resolve, reject);
+    });
+
   let attempts = 0;
   let retried = 0;
   let reauthorized = false;
   for (;;) {
-    let headers = NO_HEADERS;
-    let failure: unknown;
+    let headers: HeaderRecord = {};
+    let sent = false;
+    let failure: BillingError;
     attempts += 1;
     try {
-      if (signal?.aborted) throw abortedError();
-      const option = config.headers;
-      let budgetMs = timeoutMs;
-      if (typeof option === 'function') {
-        // One budget per attempt covers waiting for the headers and the whole exchange.
-        const began = scheduler.now();
-        const given = await bounded(
-          context,
-          signal,
-          timeoutMs,
-          // What it threw may quote a credential, so it is not passed on.
-          new Promise((resolve) => resolve(option())).catch(() => {
-            throw invalid('The headers option function threw or rejected');
-          }),
-          () => new BillingError('timeout', `${call.where} timed out after ${timeoutMs} ms waiting for headers`),
-        );
-        headers = checkedHeaders(given);
-        budgetMs = Math.max(1, timeoutMs - (scheduler.now() - began));
-      } else if (option !== undefined) {
-        // A record or a Headers may change between attempts, so it is checked each time.
-        headers = checkedHeaders(option);
-      }
+      if (signal?.aborted) throw aborted();
+      // One controller and one timer per attempt, covering the headers and the whole exchange.
       const controller = new AbortController();
-      const init: RequestInit = { method: call.method, headers: allHeaders(headers, body), signal: controller.signal };
-      if (body !== undefined) init.body = body;
-      onSend?.();
-      let pending: Promise<HttpResponse>;
-      try {
-        pending = exchange(config.fetch, call.url, init);
-      } catch (thrown) {
-        throw fetchError(call.where, thrown, headers, true);
-      }
-      const response = await bounded(
-        context,
-        signal,
-        budgetMs,
-        pending.catch((thrown: unknown) => {
-          // A fetch error may quote the request, which carries the caller's headers: redacted.
-          throw fetchError(call.where, thrown, headers, false);
-        }),
-        () => new BillingError('timeout', `${call.where} timed out after ${budgetMs} ms`),
+      const attempt = async () => {
+        if (typeof option === 'function') {
+          let given: unknown;
+          try {
+            given = await option();
+          } catch {
+            // What it threw may quote a credential, so it is not passed on.
+            throw invalid('The headers option function threw or rejected');
+          }
+          // Timed out or aborted while waiting: this attempt is over, nothing is sent.
+          if (controller.signal.aborted) throw aborted();
+          headers = checkedHeaders(given);
+        } else if (option !== undefined) {
+          // A record or a Headers may change between attempts, so it is checked each time.
+          headers = checkedHeaders(option);
+        }
+        // A fresh object per attempt: a fetch may keep or change what it is given.
+        const all: Record<string, string> = { accept: JSON_TYPE, ...headers };
+        if (body !== undefined) all['content-type'] = JSON_TYPE;
+        onSend?.();
+        sent = true;
+        try {
+          return exchange(config.fetch, url, { method, headers: all, body, signal: controller.signal });
+        } catch (thrown) {
+          throw fetchError(where, thrown, headers, true);
+        }
+      };
+      const response = await within(
+        attempt(),
+        timeoutMs,
+        () =>
+          new BillingError('timeout', `${where} timed out after ${timeoutMs} ms${sent ? '' : ' waiting for headers'}`),
         controller,
       );
       const { status } = response;
@@ -135,35 +106,36 @@ export async function request<T>(
         try {
           return read(decodeEnvelope(response.text), headers);
         } catch (error) {
-          throw decodeFailure(error, call.where, response, headers);
+          throw (error as BillingError).code === 'decode'
+            ? answerError(response, where, headers, policy.maxRetryAfterMs, (error as BillingError).message)
+            : error;
         }
       }
-      const error = statusError(response, call.where, headers, policy);
+      const error = answerError(response, where, headers, policy.maxRetryAfterMs);
       if (status === 401 && !reauthorized && config.onUnauthorized !== undefined) {
-        // Once per request: wait for the wave's onUnauthorized (bounded like headers), then send again.
+        // Once per request: wait for the wave's onUnauthorized (bounded like an attempt), then send again.
         reauthorized = true;
         try {
-          await bounded(context, signal, timeoutMs, context.reauthorize(), () => error);
+          await within(reauthorize(), timeoutMs, () => error);
         } catch (thrown) {
           // What onUnauthorized threw may quote a credential: the 401 is the answer.
-          throw thrown instanceof BillingError && thrown.code === 'aborted' ? thrown : error;
+          throw (thrown as BillingError).code === 'aborted' ? thrown : error;
         }
         continue;
       }
-      failure = error;
+      throw error;
     } catch (thrown) {
-      // Every rejection is a BillingError: anything else came from the fetch's response (one
-      // without `headers`, a `text()` that throws), so it counts as a failed exchange.
-      failure = thrown instanceof BillingError ? thrown : fetchError(call.where, thrown, headers, false);
+      // Anything but a BillingError came from the fetch or its response (one
+      // without `headers`, a `text()` that throws): a failed exchange.
+      failure = thrown instanceof BillingError ? thrown : fetchError(where, thrown, headers, false);
     }
     if (retried >= policy.retries || !isRetryable(failure)) throw failure;
-    const delayMs = retryDelayMs(failure as BillingError, retried, policy);
-    retried += 1;
+    const delayMs = retryDelayMs(failure, retried++, policy);
     try {
-      config.onRetry?.({ attempt: attempts + 1, delayMs, path: call.path });
+      config.onRetry?.({ attempt: attempts + 1, delayMs, path });
     } catch {
       // A hook never breaks a request.
     }
-    await bounded(context, signal, delayMs, new Promise<void>(() => {}), () => undefined);
+    await within(new Promise<void>(() => {}), delayMs, () => undefined);
   }
 }

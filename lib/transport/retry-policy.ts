@@ -1,4 +1,4 @@
-import { BillingError } from '../errors';
+import type { BillingError } from '../errors';
 
 /** How failed attempts are retried (contract section 4). */
 export interface RetryPolicy {
@@ -19,11 +19,8 @@ export const defaultRetryPolicy: Omit<RetryPolicy, 'retries'> = {
 };
 
 /** Network errors, timeouts, 429 and 5xx are retryable; nothing else is. */
-export function isRetryable(error: unknown): boolean {
-  if (!(error instanceof BillingError)) return false;
-  if (error.code === 'network' || error.code === 'timeout') return true;
-  return error.code === 'http' && error.status !== undefined && (error.status === 429 || error.status >= 500);
-}
+export const isRetryable = ({ code, status = 0 }: BillingError): boolean =>
+  code === 'network' || code === 'timeout' || (code === 'http' && (status === 429 || status >= 500));
 
 /**
  * `Retry-After` in milliseconds, or undefined when absent or malformed. An
@@ -31,23 +28,11 @@ export function isRetryable(error: unknown): boolean {
  * client's wall clock (which may be wrong) is never read.
  */
 export function parseRetryAfter(value: string | null, date: string | null, maxMs: number): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  let ms: number;
-  if (/^\d+$/.test(text)) {
-    ms = Number(text) * 1000;
-  } else {
-    const at = Date.parse(text);
-    const reference = date === null ? NaN : Date.parse(date);
-    if (Number.isNaN(at) || Number.isNaN(reference)) return undefined;
-    ms = at - reference;
-  }
-  return Math.min(Math.max(ms, 0), maxMs);
+  const text = (value ?? '').trim();
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - Date.parse(date ?? '');
+  return Number.isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), maxMs);
 }
 
 /** Exponential backoff with full jitter, or the server's `Retry-After`. */
-export function retryDelayMs(error: BillingError, attempt: number, policy: RetryPolicy): number {
-  if (error.retryAfterMs !== undefined) return error.retryAfterMs;
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.floor(policy.random() * ceiling);
-}
+export const retryDelayMs = (error: BillingError, attempt: number, policy: RetryPolicy): number =>
+  error.retryAfterMs ?? Math.floor(policy.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt));

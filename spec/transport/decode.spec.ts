@@ -7,7 +7,7 @@ describe('decodeEnvelope()', () => {
     ['an empty body', '', 'empty body'],
     ['HTML', '<html></html>', 'not JSON'],
     ['truncated JSON', '{"code":0,"mess', 'not JSON'],
-    ['an array', '[]', 'not a JSON object'],
+    ['an array', '[]', 'not an object'],
     ['a string code', '{"code":"0","message":"","data":null}', 'code'],
     ['a fractional code', '{"code":0.5,"message":"","data":null}', 'code'],
     ['no message', '{"code":0,"data":null}', 'message'],

@@ -24,7 +24,7 @@ describe('a missing or broken fetch is a setup error', () => {
       const error = await client.credits.getBalance().catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code: 'invalid_argument' });
       expect((error as Error).message).toBe(
-        "GET http://billing.test/ai/v1/credit/getBalance: no fetch function: pass `fetch` to createClient (Jest's jsdom has none)",
+        'GET http://billing.test/ai/v1/credit/getBalance: no fetch function: pass a working `fetch` to createClient',
       );
       expect(retries()).toBe(0);
     } finally {
@@ -39,7 +39,7 @@ describe('a missing or broken fetch is a setup error', () => {
     const error = await client.billing.consume({ externalId: 'op-setup' }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'invalid_argument', externalId: 'op-setup' });
     expect((error as Error).message).toMatch(
-      /^POST http:\/\/billing\.test\/ai\/v5\/service\/free_trial: the fetch function failed before sending \(TypeError: Failed to execute 'fetch' on 'Window': Illegal invocation\): pass a working `fetch` to createClient$/,
+      /^POST http:\/\/billing\.test\/ai\/v5\/service\/free_trial: fetch threw before sending \(TypeError: Failed to execute 'fetch' on 'Window': Illegal invocation\): pass a working `fetch` to createClient$/,
     );
     expect(retries()).toBe(0);
   });

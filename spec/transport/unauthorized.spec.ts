@@ -176,7 +176,7 @@ describe('401 recovery (onUnauthorized)', () => {
     const error = httpError(result.error);
     expect(error).toMatchObject({ code: 'http', status: 401 });
     expect(error.message).toBe(
-      `HTTP 401 on POST http://billing.test${PATHS.consume}: token expired; check the headers option (credentials missing, expired or not allowed for this module)`,
+      `HTTP 401 on POST http://billing.test${PATHS.consume}: token expired; check the headers option (credentials)`,
     );
     expect(sent).toHaveLength(1);
   });
