@@ -1,32 +1,14 @@
-import type { SchedulerLike } from 'rxjs';
 import type { Client, BillingModule } from './client-types';
 import { Engine } from './engine/engine';
-import type { FeatureParts, FeatureSetup } from './engine/feature';
-import { BillingError } from './errors';
-import { resolveOptions, type ClientOptions, type ResolvedOptions } from './options';
+import { invalid } from './option-names';
+import { resolveOptions, type ClientOptions } from './options';
 import { defaultFetch } from './platform/default-fetch';
 import { randomId } from './platform/random-id';
 import { armRefetch } from './refetch/refetch';
 import { monotonicScheduler } from './scheduler';
+import { toSnapshot } from './snapshot';
 import { createBillingApi } from './transport/billing-api';
 import { defaultRetryPolicy } from './transport/retry-policy';
-
-// A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
-// where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
-// whose monotonic clock has an origin per page, else the given scheduler's clock.
-function wallClock(scheduler: SchedulerLike): () => number {
-  const own = (scheduler as { wallNow?: () => number }).wallNow;
-  if (typeof own === 'function') return () => own.call(scheduler);
-  return scheduler === monotonicScheduler ? Date.now : () => scheduler.now();
-}
-
-// The opt-in features bring their own code; without them the engine is exactly the core.
-function featuresOf(resolved: ResolvedOptions, setup: FeatureSetup): FeatureParts[] {
-  const parts: FeatureParts[] = [];
-  for (const feature of [resolved.storage, resolved.sync])
-    if (feature !== undefined) parts.push(feature.install(setup));
-  return parts;
-}
 
 /**
  * Creates a billing client. Throws a `BillingError` (`invalid_argument`) for
@@ -48,7 +30,16 @@ function featuresOf(resolved: ResolvedOptions, setup: FeatureSetup): FeaturePart
 export function createClient(options: ClientOptions): Client {
   const resolved = resolveOptions(options);
   const scheduler = resolved.scheduler ?? monotonicScheduler;
-  const wallNow = wallClock(scheduler);
+  const own = (scheduler as { wallNow?: () => number }).wallNow;
+  // A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
+  // where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
+  // whose monotonic clock has an origin per page, else the given scheduler's clock.
+  const wallNow =
+    typeof own === 'function'
+      ? () => own.call(scheduler)
+      : scheduler === monotonicScheduler
+        ? Date.now
+        : () => scheduler.now();
   const { scope, timeoutMs, retries } = resolved;
   const api = createBillingApi(
     {
@@ -65,16 +56,20 @@ export function createClient(options: ClientOptions): Client {
     },
     resolved.appKey,
   );
+  const setup = { scope, scheduler, timeoutMs, retries, wallNow, pageId: randomId() };
   const live: Engine = new Engine({
     api,
     scheduler,
     wallNow,
     newId: randomId,
-    features: featuresOf(resolved, { scope, scheduler, timeoutMs, retries, wallNow, pageId: randomId() }),
+    // The opt-in features bring their own code; without them the engine is exactly the core. DevTools
+    // comes first, so it sees each action before another feature's effect answers it.
+    features: [resolved.devtools, resolved.storage, resolved.sync].flatMap((feature) =>
+      feature ? [feature.install(setup)] : [],
+    ),
     scope,
     onEvent: resolved.onEvent,
     bootstrap: resolved.bootstrap,
-    devtools: resolved.devtools,
   });
   // Each refetch joins a usage fetch in flight, as getUsage() does; a failure shows in the status.
   if (resolved.refetch !== undefined) {
@@ -87,12 +82,10 @@ export function createClient(options: ClientOptions): Client {
     getCachedUsage: () => live.cached(),
     check: () => live.check(),
     consume: (options) => live.consume(options),
-    refreshCredits: async () => {
-      await live.getBalance();
-    },
+    refreshCredits: () => live.getBalance().then(() => undefined),
     onChange: (callback) => {
       live.assertLive();
-      if (typeof callback !== 'function') throw new BillingError('invalid_argument', 'onChange needs a function');
+      if (typeof callback !== 'function') invalid('onChange needs a function', callback);
       const subscription = live.changes$.subscribe((usage) => callback(usage));
       return () => subscription.unsubscribe();
     },
@@ -103,7 +96,8 @@ export function createClient(options: ClientOptions): Client {
     status$: live.status$,
     events$: live.events$,
     preview: () => live.preview(),
-    snapshot: () => live.snapshot(),
+    // After dispose() the state is the last one: nothing is applied any more.
+    snapshot: () => toSnapshot(live.state, live.now(), wallNow()),
     dispose: () => live.dispose(),
   };
   return { billing, credits: { getBalance: () => live.getBalance() } };
