@@ -1,5 +1,7 @@
 import type { Client, BillingModule } from './client-types';
+import type { DevtoolsHook } from './devtools-hook';
 import { Engine } from './engine/engine';
+import type { BillingFeature, FeatureSetup } from './engine/feature';
 import { invalid } from './option-names';
 import { resolveOptions, type ClientOptions } from './options';
 import { defaultFetch } from './platform/default-fetch';
@@ -9,6 +11,13 @@ import { monotonicScheduler } from './scheduler';
 import { toSnapshot } from './snapshot';
 import { createBillingApi } from './transport/billing-api';
 import { defaultRetryPolicy } from './transport/retry-policy';
+
+// The opt-in features bring their own code; without them the engine is exactly the core. DevTools
+// comes first, so it sees each action before another feature's effect answers it. Outside
+// createClient, so that its closures do not keep `setup` alive.
+function featuresOf(features: ReadonlyArray<DevtoolsHook | BillingFeature | undefined>, setup: FeatureSetup) {
+  return features.flatMap((feature) => (feature ? [feature.install(setup)] : []));
+}
 
 /**
  * Creates a billing client. Throws a `BillingError` (`invalid_argument`) for
@@ -29,7 +38,7 @@ import { defaultRetryPolicy } from './transport/retry-policy';
  */
 export function createClient(options: ClientOptions): Client {
   const resolved = resolveOptions(options);
-  const scheduler = resolved.scheduler ?? monotonicScheduler;
+  const { scope, scheduler, timeoutMs, retries } = resolved;
   const own = (scheduler as { wallNow?: () => number }).wallNow;
   // A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
   // where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
@@ -40,33 +49,33 @@ export function createClient(options: ClientOptions): Client {
       : scheduler === monotonicScheduler
         ? Date.now
         : () => scheduler.now();
-  const { scope, timeoutMs, retries } = resolved;
-  const api = createBillingApi(
-    {
-      baseUrl: resolved.baseUrl,
-      headers: resolved.headers,
-      fetch: resolved.fetch ?? defaultFetch,
-      scheduler,
-      timeoutMs,
-      policy: { ...defaultRetryPolicy, retries },
-      onUnauthorized: resolved.onUnauthorized,
-      // The transport numbers attempts (2 is the first retry); the event counts retries.
-      // Called only once a request is under way, so after the engine exists.
-      onRetry: ({ attempt, delayMs, path }) => live.retried(attempt - 1, delayMs, path),
-    },
-    resolved.appKey,
-  );
-  const setup = { scope, scheduler, timeoutMs, retries, wallNow, pageId: randomId() };
   const live: Engine = new Engine({
-    api,
+    api: createBillingApi(
+      {
+        baseUrl: resolved.baseUrl,
+        headers: resolved.headers,
+        fetch: resolved.fetch ?? defaultFetch,
+        scheduler,
+        timeoutMs,
+        policy: { ...defaultRetryPolicy, retries },
+        onUnauthorized: resolved.onUnauthorized,
+        // The transport numbers attempts (2 is the first retry); the event counts retries.
+        // Called only once a request is under way, so after the engine exists.
+        onRetry: ({ attempt, delayMs, path }) => live.retried(attempt - 1, delayMs, path),
+      },
+      resolved.appKey,
+    ),
     scheduler,
     wallNow,
     newId: randomId,
-    // The opt-in features bring their own code; without them the engine is exactly the core. DevTools
-    // comes first, so it sees each action before another feature's effect answers it.
-    features: [resolved.devtools, resolved.storage, resolved.sync].flatMap((feature) =>
-      feature ? [feature.install(setup)] : [],
-    ),
+    features: featuresOf([resolved.devtools, resolved.storage, resolved.sync], {
+      scope,
+      scheduler,
+      timeoutMs,
+      retries,
+      wallNow,
+      pageId: randomId(),
+    }),
     scope,
     onEvent: resolved.onEvent,
     bootstrap: resolved.bootstrap,

@@ -4,6 +4,7 @@ import type { BillingEvent } from './events/billing-event';
 import { checkOptionNames, invalid } from './option-names';
 import type { DevtoolsHook } from './devtools-hook';
 import { checkRefetch, type RefetchOptions } from './refetch/refetch';
+import { monotonicScheduler } from './scheduler';
 import { checkSnapshot, type BillingSnapshot } from './snapshot';
 import { checkedHeaders } from './transport/headers';
 import type { FetchLike, HeadersOption } from './types';
@@ -79,15 +80,22 @@ export interface ClientOptions {
 }
 
 /** Options after validation and defaults. */
-export interface ResolvedOptions extends Omit<
-  ClientOptions,
-  'timeoutMs' | 'retries' | 'scope' | 'refetch' | 'bootstrap'
-> {
+export interface ResolvedOptions {
+  readonly baseUrl: string;
+  readonly appKey: string;
+  readonly headers: HeadersOption | undefined;
+  readonly fetch: FetchLike | undefined;
+  readonly scheduler: SchedulerLike;
   readonly timeoutMs: number;
   readonly retries: number;
+  readonly storage: BillingFeature<'storage'> | undefined;
+  readonly sync: BillingFeature<'sync'> | undefined;
   readonly scope: string;
   readonly refetch: RefetchOptions | undefined;
+  readonly onEvent: ((event: BillingEvent) => void) | undefined;
+  readonly onUnauthorized: (() => void | Promise<void>) | undefined;
   readonly bootstrap: BillingSnapshot | undefined;
+  readonly devtools: DevtoolsHook | undefined;
 }
 
 // What a given value must pass, and what the message says it must be.
@@ -113,7 +121,7 @@ const RULES: Record<Exclude<keyof ClientOptions, 'baseUrl' | 'appKey'>, Rule | n
   fetch: FUNCTION,
   scheduler: [
     (value: Partial<SchedulerLike> | null) => isFunction(value?.now) && isFunction(value?.schedule),
-    'an RxJS SchedulerLike with now() and schedule()',
+    'an RxJS SchedulerLike (now() and schedule())',
   ],
   timeoutMs: integer(1, 600_000),
   retries: integer(0, 10),
@@ -130,18 +138,13 @@ const RULES: Record<Exclude<keyof ClientOptions, 'baseUrl' | 'appKey'>, Rule | n
   devtools: madeBy('reduxDevtools()'),
 };
 
-// A lone surrogate cannot be URL-encoded: refused here, not as a URIError at the first request.
-function encodes(text: string): boolean {
-  try {
-    return encodeURIComponent(text) !== '';
-  } catch {
-    return false;
-  }
-}
+const ENTRIES = Object.entries(RULES) as Array<[keyof ClientOptions, Rule | null]>;
+const NAMES = ['baseUrl', 'appKey', ...Object.keys(RULES)];
 
-function url(value: unknown): URL | undefined {
+// The value `make` gives, or `undefined` if it throws.
+function attempt<T>(make: () => T): T | undefined {
   try {
-    return new URL(value as string);
+    return make();
   } catch {
     return undefined;
   }
@@ -150,34 +153,39 @@ function url(value: unknown): URL | undefined {
 /** Throws `invalid_argument` for anything `createClient` cannot work with. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) invalid('createClient needs an options object', options);
-  // Own keys only, as the name check sees them.
-  const given = { ...options };
-  checkOptionNames(given, ['baseUrl', 'appKey', ...Object.keys(RULES)], 'option');
-  const { baseUrl, appKey } = given;
-  const base = url(baseUrl);
+  checkOptionNames(options, NAMES, 'option');
+  const { baseUrl, appKey, headers, fetch, scheduler, timeoutMs, retries, storage, sync, scope } = options;
+  const url = attempt(() => new URL(baseUrl));
   // Only what is wrong with the URL is said: it may embed a credential.
-  if (
-    typeof baseUrl !== 'string' ||
-    !/^https?:$/.test(base?.protocol ?? '') ||
-    base?.username !== '' ||
-    base.password !== '' ||
-    /[?#]/.test(baseUrl)
-  ) {
+  if (!/^https?:$/.test(url?.protocol as string) || url!.username || url!.password || /[?#]/.test(baseUrl)) {
     invalid('baseUrl must be an absolute http(s) URL without credentials, query or fragment');
   }
-  if (typeof appKey !== 'string' || !encodes(appKey)) invalid('appKey must be a non-empty well-formed string', appKey);
-  for (const [name, rule] of Object.entries(RULES) as Array<[keyof ClientOptions, Rule | null]>) {
-    const value = given[name];
-    if (value !== undefined && rule !== null && !rule[0](value as never, name))
-      invalid(`${name} must be ${rule[1]}`, value);
+  // A lone surrogate cannot be URL-encoded: refused here, not as a URIError at the first request.
+  if (typeof appKey !== 'string' || !attempt(() => encodeURIComponent(appKey))) {
+    invalid('appKey must be a non-empty, well-formed string', appKey);
   }
+  for (const [name, rule] of ENTRIES) {
+    const value = options[name];
+    if (value !== undefined && rule !== null && !rule[0](value as never, name)) {
+      invalid(`${name} must be ${rule[1]}`, value);
+    }
+  }
+  // Built field by field: copying the caller's object with a spread and adding to it costs V8 ~20 us.
   return {
-    ...given,
-    baseUrl: base.href.replace(/\/+$/, ''),
-    timeoutMs: given.timeoutMs ?? 10_000,
-    retries: given.retries ?? 2,
-    scope: given.scope ?? `generator_${appKey}`,
-    refetch: checkRefetch(given.refetch),
-    bootstrap: checkSnapshot(given.bootstrap),
+    baseUrl: url!.href.replace(/\/+$/, ''),
+    appKey,
+    headers,
+    fetch,
+    scheduler: scheduler ?? monotonicScheduler,
+    timeoutMs: timeoutMs ?? 10_000,
+    retries: retries ?? 2,
+    storage,
+    sync,
+    scope: scope ?? `generator_${appKey}`,
+    refetch: checkRefetch(options.refetch),
+    onEvent: options.onEvent,
+    onUnauthorized: options.onUnauthorized,
+    bootstrap: checkSnapshot(options.bootstrap),
+    devtools: options.devtools,
   };
 }
