@@ -39,6 +39,7 @@ function featuresOf(features: ReadonlyArray<DevtoolsHook | BillingFeature | unde
 export function createClient(options: ClientOptions): Client {
   const resolved = resolveOptions(options);
   const { scope, scheduler, timeoutMs, retries } = resolved;
+  const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, onEvent } = options;
   const own = (scheduler as { wallNow?: () => number }).wallNow;
   // A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
   // where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
@@ -53,22 +54,22 @@ export function createClient(options: ClientOptions): Client {
     api: createBillingApi(
       {
         baseUrl: resolved.baseUrl,
-        headers: resolved.headers,
-        fetch: resolved.fetch ?? defaultFetch,
+        headers: headers,
+        fetch: fetch ?? defaultFetch,
         scheduler,
         timeoutMs,
         policy: { ...defaultRetryPolicy, retries },
-        onUnauthorized: resolved.onUnauthorized,
+        onUnauthorized,
         // The transport numbers attempts (2 is the first retry); the event counts retries.
         // Called only once a request is under way, so after the engine exists.
         onRetry: ({ attempt, delayMs, path }) => live.retried(attempt - 1, delayMs, path),
       },
-      resolved.appKey,
+      appKey,
     ),
     scheduler,
     wallNow,
     newId: randomId,
-    features: featuresOf([resolved.devtools, resolved.storage, resolved.sync], {
+    features: featuresOf([devtools, storage, sync], {
       scope,
       scheduler,
       timeoutMs,
@@ -77,7 +78,7 @@ export function createClient(options: ClientOptions): Client {
       pageId: randomId(),
     }),
     scope,
-    onEvent: resolved.onEvent,
+    onEvent,
     bootstrap: resolved.bootstrap,
   });
   // Each refetch joins a usage fetch in flight, as getUsage() does; a failure shows in the status.
