@@ -114,7 +114,7 @@ const RULES: Record<Exclude<keyof ClientOptions, 'baseUrl' | 'appKey'>, Rule | n
   fetch: FUNCTION,
   scheduler: [
     (value: Partial<SchedulerLike> | null) => isFunction(value?.now) && isFunction(value?.schedule),
-    'an RxJS SchedulerLike (now() and schedule())',
+    'an RxJS scheduler (now() and schedule())',
   ],
   timeoutMs: integer(1, 600_000),
   retries: integer(0, 10),
