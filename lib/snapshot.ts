@@ -61,10 +61,10 @@ const isCount = (value: unknown) => Number.isInteger(value) && (value as number)
 /** The `bootstrap` option checked: `undefined` for `null` or absent; `invalid_argument` naming the field otherwise. */
 export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
   if (value == null) return undefined;
-  const { v, usage, fetchedAt, freePeriodEndsAt } = Object(value) as Record<string, unknown>;
-  const fields = Object(usage) as Record<string, unknown>;
+  // A primitive destructures to undefined fields, so it fails at `v`.
+  const { v, usage, fetchedAt, freePeriodEndsAt } = value as Record<string, unknown>;
   const key = QUOTA_KEYS.find((name) => {
-    const x = fields[name];
+    const x = (usage as Record<string, unknown> | null | undefined)?.[name];
     return !(name === 'isEnabled' ? x === !!x : isCount(x));
   });
   const field =
@@ -77,7 +77,7 @@ export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
           : freePeriodEndsAt !== null && !isCount(freePeriodEndsAt)
             ? 'freePeriodEndsAt'
             : '';
-  if (field) invalid(`bootstrap.${field} is not what billing.snapshot() gives`);
+  if (field) invalid(`bootstrap.${field} is not from billing.snapshot()`);
   return value as BillingSnapshot;
 }
 
