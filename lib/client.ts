@@ -1,7 +1,8 @@
+import type { SchedulerLike } from 'rxjs';
 import type { Client, BillingModule } from './client-types';
 import type { DevtoolsHook } from './devtools-hook';
 import { Engine } from './engine/engine';
-import type { BillingFeature, FeatureSetup } from './engine/feature';
+import type { BillingFeature, FeatureParts, FeatureSetup } from './engine/feature';
 import { invalid } from './option-names';
 import { resolveOptions, type ClientOptions } from './options';
 import { defaultFetch } from './platform/default-fetch';
@@ -15,8 +16,23 @@ import { defaultRetryPolicy } from './transport/retry-policy';
 // The opt-in features bring their own code; without them the engine is exactly the core. DevTools
 // comes first, so it sees each action before another feature's effect answers it. Outside
 // createClient, so that its closures do not keep `setup` alive.
-function featuresOf(features: ReadonlyArray<DevtoolsHook | BillingFeature | undefined>, setup: FeatureSetup) {
-  return features.flatMap((feature) => (feature ? [feature.install(setup)] : []));
+function featuresOf(
+  features: ReadonlyArray<DevtoolsHook | BillingFeature | undefined>,
+  setup: FeatureSetup,
+): FeatureParts[] {
+  const parts: FeatureParts[] = [];
+  for (const feature of features) if (feature !== undefined) parts.push(feature.install(setup));
+  return parts;
+}
+
+// A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
+// where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
+// whose monotonic clock has an origin per page, else the given scheduler's clock. Outside
+// createClient too, so that its closures hold only the clock.
+function wallClock(scheduler: SchedulerLike): () => number {
+  const own = (scheduler as { wallNow?: () => number }).wallNow;
+  if (typeof own === 'function') return () => own.call(scheduler);
+  return scheduler === monotonicScheduler ? Date.now : () => scheduler.now();
 }
 
 /**
@@ -40,16 +56,7 @@ export function createClient(options: ClientOptions): Client {
   const resolved = resolveOptions(options);
   const { scope, scheduler, timeoutMs, retries } = resolved;
   const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, onEvent } = options;
-  const own = (scheduler as { wallNow?: () => number }).wallNow;
-  // A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
-  // where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
-  // whose monotonic clock has an origin per page, else the given scheduler's clock.
-  const wallNow =
-    typeof own === 'function'
-      ? () => own.call(scheduler)
-      : scheduler === monotonicScheduler
-        ? Date.now
-        : () => scheduler.now();
+  const wallNow = wallClock(scheduler);
   const live: Engine = new Engine({
     api: createBillingApi(
       {
