@@ -65,7 +65,7 @@ export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
   const { v, usage, fetchedAt, freePeriodEndsAt } = value as Record<string, unknown>;
   const key = QUOTA_KEYS.find((name) => {
     const x = (usage as Record<string, unknown> | null | undefined)?.[name];
-    return !(name === 'isEnabled' ? x === !!x : isCount(x));
+    return name === 'isEnabled' ? x !== !!x : !isCount(x);
   });
   const field =
     v !== 1
