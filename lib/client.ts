@@ -1,31 +1,38 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Client, BillingModule } from './client-types';
+import type { DevtoolsHook } from './devtools-hook';
 import { Engine } from './engine/engine';
-import type { FeatureParts, FeatureSetup } from './engine/feature';
-import { BillingError } from './errors';
-import { resolveOptions, type ClientOptions, type ResolvedOptions } from './options';
+import type { BillingFeature, FeatureParts, FeatureSetup } from './engine/feature';
+import { invalid } from './option-names';
+import { resolveOptions, type ClientOptions } from './options';
 import { defaultFetch } from './platform/default-fetch';
 import { randomId } from './platform/random-id';
 import { armRefetch } from './refetch/refetch';
 import { monotonicScheduler } from './scheduler';
+import { toSnapshot } from './snapshot';
 import { createBillingApi } from './transport/billing-api';
 import { defaultRetryPolicy } from './transport/retry-policy';
 
+// The opt-in features bring their own code; without them the engine is exactly the core. DevTools
+// comes first, so it sees each action before another feature's effect answers it. Outside
+// createClient, so that its closures do not keep `setup` alive.
+function featuresOf(
+  features: ReadonlyArray<DevtoolsHook | BillingFeature | undefined>,
+  setup: FeatureSetup,
+): FeatureParts[] {
+  const parts: FeatureParts[] = [];
+  for (const feature of features) if (feature !== undefined) parts.push(feature.install(setup));
+  return parts;
+}
+
 // A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
 // where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
-// whose monotonic clock has an origin per page, else the given scheduler's clock.
+// whose monotonic clock has an origin per page, else the given scheduler's clock. Outside
+// createClient too, so that its closures hold only the clock.
 function wallClock(scheduler: SchedulerLike): () => number {
   const own = (scheduler as { wallNow?: () => number }).wallNow;
   if (typeof own === 'function') return () => own.call(scheduler);
   return scheduler === monotonicScheduler ? Date.now : () => scheduler.now();
-}
-
-// The opt-in features bring their own code; without them the engine is exactly the core.
-function featuresOf(resolved: ResolvedOptions, setup: FeatureSetup): FeatureParts[] {
-  const parts: FeatureParts[] = [];
-  for (const feature of [resolved.storage, resolved.sync])
-    if (feature !== undefined) parts.push(feature.install(setup));
-  return parts;
 }
 
 /**
@@ -47,34 +54,39 @@ function featuresOf(resolved: ResolvedOptions, setup: FeatureSetup): FeaturePart
  */
 export function createClient(options: ClientOptions): Client {
   const resolved = resolveOptions(options);
-  const scheduler = resolved.scheduler ?? monotonicScheduler;
+  const { scope, scheduler, timeoutMs, retries } = resolved;
+  const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, onEvent } = options;
   const wallNow = wallClock(scheduler);
-  const { scope, timeoutMs, retries } = resolved;
-  const api = createBillingApi(
-    {
-      baseUrl: resolved.baseUrl,
-      headers: resolved.headers,
-      fetch: resolved.fetch ?? defaultFetch,
-      scheduler,
-      timeoutMs,
-      policy: { ...defaultRetryPolicy, retries },
-      onUnauthorized: resolved.onUnauthorized,
-      // The transport numbers attempts (2 is the first retry); the event counts retries.
-      // Called only once a request is under way, so after the engine exists.
-      onRetry: ({ attempt, delayMs, path }) => live.retried(attempt - 1, delayMs, path),
-    },
-    resolved.appKey,
-  );
   const live: Engine = new Engine({
-    api,
+    api: createBillingApi(
+      {
+        baseUrl: resolved.baseUrl,
+        headers: headers,
+        fetch: fetch ?? defaultFetch,
+        scheduler,
+        timeoutMs,
+        policy: { ...defaultRetryPolicy, retries },
+        onUnauthorized,
+        // The transport numbers attempts (2 is the first retry); the event counts retries.
+        // Called only once a request is under way, so after the engine exists.
+        onRetry: ({ attempt, delayMs, path }) => live.retried(attempt - 1, delayMs, path),
+      },
+      appKey,
+    ),
     scheduler,
     wallNow,
     newId: randomId,
-    features: featuresOf(resolved, { scope, scheduler, timeoutMs, retries, wallNow, pageId: randomId() }),
+    features: featuresOf([devtools, storage, sync], {
+      scope,
+      scheduler,
+      timeoutMs,
+      retries,
+      wallNow,
+      pageId: randomId(),
+    }),
     scope,
-    onEvent: resolved.onEvent,
+    onEvent,
     bootstrap: resolved.bootstrap,
-    devtools: resolved.devtools,
   });
   // Each refetch joins a usage fetch in flight, as getUsage() does; a failure shows in the status.
   if (resolved.refetch !== undefined) {
@@ -87,12 +99,10 @@ export function createClient(options: ClientOptions): Client {
     getCachedUsage: () => live.cached(),
     check: () => live.check(),
     consume: (options) => live.consume(options),
-    refreshCredits: async () => {
-      await live.getBalance();
-    },
+    refreshCredits: () => live.getBalance().then(() => undefined),
     onChange: (callback) => {
       live.assertLive();
-      if (typeof callback !== 'function') throw new BillingError('invalid_argument', 'onChange needs a function');
+      if (typeof callback !== 'function') invalid('onChange needs a function', callback);
       const subscription = live.changes$.subscribe((usage) => callback(usage));
       return () => subscription.unsubscribe();
     },
@@ -103,7 +113,8 @@ export function createClient(options: ClientOptions): Client {
     status$: live.status$,
     events$: live.events$,
     preview: () => live.preview(),
-    snapshot: () => live.snapshot(),
+    // After dispose() the state is the last one: nothing is applied any more.
+    snapshot: () => toSnapshot(live.state, live.now(), wallNow()),
     dispose: () => live.dispose(),
   };
   return { billing, credits: { getBalance: () => live.getBalance() } };

@@ -1,12 +1,11 @@
-import type { BillingAction } from './core/actions';
-import type { BillingState } from './core/state';
-import { toUsageInfo } from './core/usage-view';
+import type { FeatureParts, FeatureSetup } from './engine/feature';
 import type { BillingStatus } from './status/billing-status';
 import type { UsageInfo } from './types';
 
 /**
- * The client's public state as a DevTools panel shows it: JSON-safe (an
- * error is `{ code, message }`), never a header value.
+ * The client's public state as a DevTools panel is sent it, once
+ * `reduxDevtools()` has whitelisted it: its status error shows as
+ * `{ code, status?, backendCode? }`, never a message or a header value.
  *
  * @example
  * ```ts
@@ -21,7 +20,8 @@ export interface DevtoolsState {
 }
 
 /**
- * One client's link to a DevTools panel, as `connect` opened it.
+ * One client's link to a DevTools panel, as `reduxDevtools()` opens it when
+ * the client is created.
  *
  * @example
  * ```ts
@@ -30,45 +30,29 @@ export interface DevtoolsState {
  */
 export interface DevtoolsConnection {
   /** After every action the reducer applied, with the state it left. */
-  send(action: { readonly type: string } & Record<string, unknown>, state: DevtoolsState): void;
+  send(action: { readonly type: string }, state: DevtoolsState): void;
   /** On `dispose()`; nothing is sent after. */
   close(): void;
 }
 
 /**
- * The `devtools` option: `reduxDevtools()` from `unified-billing/devtools`
- * makes one; `connect` is called once, at creation, and may return `null`
- * (no extension present).
+ * The `devtools` option, made by `reduxDevtools()` from
+ * `unified-billing/devtools`: an opt-in feature like `tabSync()`, so its code
+ * is in no bundle that does not import that entry.
  *
  * @example
  * ```ts
- * const devtools: DevtoolsHook = { connect: (scope, initial) => (console.log(scope, initial), null) };
+ * import { reduxDevtools } from 'unified-billing/devtools';
+ *
+ * const devtools: DevtoolsHook = reduxDevtools();
  * createClient({ baseUrl, appKey: 'poster', devtools });
  * ```
  */
 export interface DevtoolsHook {
-  /** Called once as the client is created, with its scope and its state then; `null` when there is no panel. */
-  connect(scope: string, initial: DevtoolsState): DevtoolsConnection | null;
-}
-
-// An error as DevTools may keep it: its code and its (redacted) message, nothing else.
-const safe = (value: unknown): unknown =>
-  value instanceof Error ? { code: (value as { code?: unknown }).code, message: value.message } : value;
-
-/** An action as DevTools is sent it: its fields, an error as `{ code, message }`. */
-export function devtoolsAction(action: BillingAction): { readonly type: string } & Record<string, unknown> {
-  const sent: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(action)) sent[key] = safe(value);
-  return sent as { readonly type: string } & Record<string, unknown>;
-}
-
-/** The state DevTools is sent: the usage now, the status, the free period's end on the wall clock. */
-export function devtoolsState(state: BillingState, now: number, wallNow: () => number): DevtoolsState {
-  const { status, freePeriodEnd } = state;
-  return {
-    usage: toUsageInfo(state, now),
-    status: { ...status, error: safe(status.error) } as BillingStatus,
-    freePeriodEndsAt:
-      freePeriodEnd !== null && freePeriodEnd > now ? Math.round(wallNow() + freePeriodEnd - now) : null,
-  };
+  readonly kind: 'devtools';
+  /**
+   * Called once by `createClient` with the client's scope and clock.
+   * @internal
+   */
+  install(setup: FeatureSetup): FeatureParts;
 }

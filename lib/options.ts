@@ -4,6 +4,7 @@ import type { BillingEvent } from './events/billing-event';
 import { checkOptionNames, invalid } from './option-names';
 import type { DevtoolsHook } from './devtools-hook';
 import { checkRefetch, type RefetchOptions } from './refetch/refetch';
+import { monotonicScheduler } from './scheduler';
 import { checkSnapshot, type BillingSnapshot } from './snapshot';
 import { checkedHeaders } from './transport/headers';
 import type { FetchLike, HeadersOption } from './types';
@@ -78,142 +79,100 @@ export interface ClientOptions {
   readonly devtools?: DevtoolsHook;
 }
 
-/** Options after validation and defaults. */
+/** What validation and the defaults make of the options the client does not read as given. */
 export interface ResolvedOptions {
+  /** Normalized, without a trailing slash. */
   readonly baseUrl: string;
-  readonly appKey: string;
-  readonly headers: HeadersOption | undefined;
-  readonly fetch: FetchLike | undefined;
-  readonly scheduler: SchedulerLike | undefined;
+  readonly scheduler: SchedulerLike;
   readonly timeoutMs: number;
   readonly retries: number;
-  readonly storage: BillingFeature<'storage'> | undefined;
-  readonly sync: BillingFeature<'sync'> | undefined;
   readonly scope: string;
   readonly refetch: RefetchOptions | undefined;
-  readonly onEvent: ((event: BillingEvent) => void) | undefined;
-  readonly onUnauthorized: (() => void | Promise<void>) | undefined;
   readonly bootstrap: BillingSnapshot | undefined;
-  readonly devtools: DevtoolsHook | undefined;
 }
 
-// Every name createClient reads, checked against ClientOptions both ways by the
-// type; `bootstrap` and `devtools` come with the snapshot and devtools hook.
-const OPTION_NAMES: Record<keyof ClientOptions | 'bootstrap' | 'devtools', true> = {
-  baseUrl: true,
-  appKey: true,
-  headers: true,
-  fetch: true,
-  scheduler: true,
-  timeoutMs: true,
-  retries: true,
-  storage: true,
-  sync: true,
-  scope: true,
-  refetch: true,
-  onEvent: true,
-  onUnauthorized: true,
-  bootstrap: true,
-  devtools: true,
+// What a given value must pass, and what the message says it must be.
+type Rule = readonly [test: (value: never, name: string) => unknown, must: string];
+
+const isFunction = (value: unknown) => typeof value === 'function';
+const FUNCTION: Rule = [isFunction, 'a function'];
+const integer = (min: number, max: number): Rule => [
+  (value: number) => Number.isInteger(value) && value >= min && value <= max,
+  `an integer from ${min} to ${max}`,
+];
+// A feature carries the kind its factory stamped, which is the option's name.
+const madeBy = (factory: string): Rule => [
+  (value: { kind?: unknown; install?: unknown } | null, name) => value?.kind === name && isFunction(value.install),
+  `made by ${factory}`,
+];
+
+// Every option but the two required ones, checked when given (not undefined); its keys are
+// also the valid names, so the type keeps them in step with ClientOptions. `refetch` and
+// `bootstrap` are checked by their own modules; a bad headers record throws its own message.
+const RULES: Record<Exclude<keyof ClientOptions, 'baseUrl' | 'appKey'>, Rule | null> = {
+  headers: [(value) => isFunction(value) || checkedHeaders(value), ''],
+  fetch: FUNCTION,
+  scheduler: [
+    (value: Partial<SchedulerLike> | null) => isFunction(value?.now) && isFunction(value?.schedule),
+    'an RxJS scheduler (now() and schedule())',
+  ],
+  timeoutMs: integer(1, 600_000),
+  retries: integer(0, 10),
+  storage: madeBy('reloadSafe(storage)'),
+  sync: madeBy('tabSync()'),
+  scope: [
+    (value: unknown) => typeof value === 'string' && value !== '' && value.length <= 200,
+    'a string of 1 to 200 characters',
+  ],
+  refetch: null,
+  onEvent: FUNCTION,
+  onUnauthorized: FUNCTION,
+  bootstrap: null,
+  devtools: madeBy('reduxDevtools()'),
 };
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const ENTRIES = Object.entries(RULES) as Array<[keyof ClientOptions, Rule | null]>;
+const NAMES = ['baseUrl', 'appKey', ...Object.keys(RULES)];
 
-// Only the shape of the URL is reported: it may embed a credential.
-function checkBaseUrl(baseUrl: unknown): string {
-  if (typeof baseUrl !== 'string' || baseUrl === '') invalid('baseUrl must be a non-empty string');
-  let url: URL;
+// The value `make` gives, or `undefined` if it throws.
+function attempt<T>(make: () => T): T | undefined {
   try {
-    url = new URL(baseUrl);
+    return make();
   } catch {
-    invalid('baseUrl must be an absolute URL');
+    return undefined;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') invalid('baseUrl must use http or https');
-  if (url.username !== '' || url.password !== '') invalid('baseUrl must not carry credentials');
-  if (baseUrl.includes('?') || baseUrl.includes('#')) invalid('baseUrl must not carry a query or fragment');
-  return url.href.replace(/\/+$/, '');
 }
 
-function checkScheduler(scheduler: unknown): SchedulerLike | undefined {
-  if (scheduler === undefined) return undefined;
-  const candidate = scheduler as Partial<SchedulerLike> | null;
-  if (typeof candidate?.now !== 'function' || typeof candidate.schedule !== 'function') {
-    invalid('scheduler must be an RxJS SchedulerLike with now() and schedule()', scheduler);
-  }
-  return scheduler as SchedulerLike;
-}
-
-// A function is checked per attempt, on what it gives; a record or Headers here, and again per attempt.
-function checkHeaders(headers: unknown): HeadersOption | undefined {
-  if (headers !== undefined && typeof headers !== 'function') checkedHeaders(headers);
-  return headers as HeadersOption | undefined;
-}
-
-function checkNumber(value: unknown, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    invalid(`${name} must be an integer from ${min} to ${max}`, value);
-  }
-  return value;
-}
-
-function checkFeature<Kind extends 'sync' | 'storage'>(
-  value: unknown,
-  kind: Kind,
-  factory: string,
-): BillingFeature<Kind> | undefined {
-  if (value === undefined) return undefined;
-  const feature = value as Partial<BillingFeature> | null;
-  if (feature?.kind !== kind || typeof feature.install !== 'function') {
-    invalid(`${kind} must be made by ${factory}`, value);
-  }
-  return value as BillingFeature<Kind>;
-}
-
-function checkCallback<T>(value: T | undefined, name: string): T | undefined {
-  if (value !== undefined && typeof value !== 'function') invalid(`${name} must be a function`, value);
-  return value;
-}
-
-function checkScope(scope: unknown, appKey: string): string {
-  if (scope === undefined) return `generator_${appKey}`;
-  if (typeof scope !== 'string' || scope === '' || scope.length > 200) {
-    invalid('scope must be a string of 1 to 200 characters', scope);
-  }
-  return scope;
-}
-
-function checkDevtools(devtools: unknown): DevtoolsHook | undefined {
-  if (devtools !== undefined && typeof (devtools as Partial<DevtoolsHook> | null)?.connect !== 'function') {
-    invalid('devtools must be made by reduxDevtools()');
-  }
-  return devtools as DevtoolsHook | undefined;
-}
-
-/** Throws `invalid_argument` for anything `createClient` cannot work with. */
+/**
+ * Throws `invalid_argument` for anything `createClient` cannot work with; the
+ * options it does not resolve are then read as given.
+ */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) invalid('createClient needs an options object', options);
-  checkOptionNames(options, Object.keys(OPTION_NAMES), 'option');
-  const { appKey, fetch } = options;
-  if (typeof appKey !== 'string' || appKey === '') invalid('appKey must be a non-empty string', appKey);
-  // A lone surrogate cannot be URL-encoded: refuse it here, not as a URIError at the first request.
-  if (LONE_SURROGATE.test(appKey)) invalid('appKey must be well-formed Unicode');
-  if (fetch !== undefined && typeof fetch !== 'function') invalid('fetch must be a function', fetch);
+  checkOptionNames(options, NAMES, 'option');
+  const { baseUrl, appKey } = options;
+  const url = attempt(() => new URL(baseUrl));
+  // Only what is wrong with the URL is said: it may embed a credential.
+  if (!/^https?:$/.test(url?.protocol as string) || url!.username || url!.password || /[?#]/.test(baseUrl)) {
+    invalid('baseUrl must be an absolute http(s) URL without credentials, query or fragment');
+  }
+  // A lone surrogate cannot be URL-encoded: refused here, not as a URIError at the first request.
+  if (typeof appKey !== 'string' || !attempt(() => encodeURIComponent(appKey))) {
+    invalid('appKey must be a non-empty, well-formed string', appKey);
+  }
+  for (const [name, rule] of ENTRIES) {
+    const value = options[name];
+    if (value !== undefined && rule !== null && !rule[0](value as never, name)) {
+      invalid(`${name} must be ${rule[1]}`, value);
+    }
+  }
   return {
-    baseUrl: checkBaseUrl(options.baseUrl),
-    appKey,
-    headers: checkHeaders(options.headers),
-    fetch,
-    scheduler: checkScheduler(options.scheduler),
-    timeoutMs: checkNumber(options.timeoutMs, 'timeoutMs', 10_000, 1, 600_000),
-    retries: checkNumber(options.retries, 'retries', 2, 0, 10),
-    storage: checkFeature(options.storage, 'storage', 'reloadSafe(storage)'),
-    sync: checkFeature(options.sync, 'sync', 'tabSync()'),
-    scope: checkScope(options.scope, appKey),
+    baseUrl: url!.href.replace(/\/+$/, ''),
+    scheduler: options.scheduler ?? monotonicScheduler,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    retries: options.retries ?? 2,
+    scope: options.scope ?? `generator_${appKey}`,
     refetch: checkRefetch(options.refetch),
-    onEvent: checkCallback(options.onEvent, 'onEvent'),
-    onUnauthorized: checkCallback(options.onUnauthorized, 'onUnauthorized'),
     bootstrap: checkSnapshot(options.bootstrap),
-    devtools: checkDevtools(options.devtools),
   };
 }

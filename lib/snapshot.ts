@@ -1,7 +1,7 @@
 import type { BillingAction } from './core/actions';
-import { FREE_PERIOD_MS, type BillingState } from './core/state';
+import { FREE_PERIOD_MS, type BillingState, type Quota } from './core/state';
 import { QUOTA_KEYS } from './core/usage-view';
-import { BillingError } from './errors';
+import { invalid } from './option-names';
 
 /**
  * What `billing.snapshot()` gives and the `bootstrap` option takes: the cached
@@ -32,42 +32,52 @@ export interface BillingSnapshot {
   freePeriodEndsAt: number | null;
 }
 
+// The quota fields only: neither a snapshot nor a tab's message brings keys of its own into the cache.
+const quotaOf = (quota: Quota): Quota =>
+  Object.fromEntries(QUOTA_KEYS.map((key) => [key, quota[key]])) as unknown as Quota;
+
+// A scheduler time `at` on the wall clock, given both clocks' readings now.
+const toWall = (at: number, now: number, wall: number) => Math.round(wall + at - now);
+
+/** The end of the free period on the wall clock, `null` when none is active. */
+export const freePeriodEndsAt = ({ freePeriodEnd }: BillingState, now: number, wall: number): number | null =>
+  freePeriodEnd !== null && freePeriodEnd > now ? toWall(freePeriodEnd, now, wall) : null;
+
 /** The snapshot of `state` (`null` before the first answer); `now` on the scheduler, `wall` on the wall clock. */
 export function toSnapshot(state: BillingState, now: number, wall: number): BillingSnapshot | null {
-  const { quota, freePeriodEnd, status } = state;
-  if (quota === null) return null;
-  const { isEnabled, freeRemaining, freeTotal, creditsPerUse, creditsBalance } = quota;
-  const toWall = (at: number) => Math.round(wall + at - now);
-  return {
-    v: 1,
-    usage: { isEnabled, freeRemaining, freeTotal, creditsPerUse, creditsBalance },
-    fetchedAt: toWall(status.fetchedAt ?? now),
-    freePeriodEndsAt: freePeriodEnd !== null && freePeriodEnd > now ? toWall(freePeriodEnd) : null,
-  };
+  return (
+    state.quota && {
+      v: 1,
+      usage: quotaOf(state.quota),
+      fetchedAt: toWall(state.status.fetchedAt ?? now, now, wall),
+      freePeriodEndsAt: freePeriodEndsAt(state, now, wall),
+    }
+  );
 }
 
-const invalid = (field: string, what: string): never => {
-  throw new BillingError('invalid_argument', `bootstrap.${field} must be ${what}`);
-};
-
-const isCount = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 0;
-const isTime = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+// Counts and wall-clock ms alike: snapshot() rounds its times to whole ms.
+const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
 
 /** The `bootstrap` option checked: `undefined` for `null` or absent; `invalid_argument` naming the field otherwise. */
 export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object') invalid('', 'a snapshot from billing.snapshot()');
+  if (value == null) return undefined;
+  // A primitive destructures to undefined fields, so it fails at `v`.
   const { v, usage, fetchedAt, freePeriodEndsAt } = value as Record<string, unknown>;
-  if (v !== 1) invalid('v', '1');
-  if (typeof usage !== 'object' || usage === null) invalid('usage', 'an object');
-  const fields = usage as Record<string, unknown>;
-  for (const key of QUOTA_KEYS) {
-    if (key === 'isEnabled' ? typeof fields[key] !== 'boolean' : !isCount(fields[key])) {
-      invalid(`usage.${key}`, key === 'isEnabled' ? 'a boolean' : 'an integer >= 0');
-    }
-  }
-  if (!isTime(fetchedAt)) invalid('fetchedAt', 'wall-clock milliseconds');
-  if (freePeriodEndsAt !== null && !isTime(freePeriodEndsAt)) invalid('freePeriodEndsAt', 'wall-clock ms or null');
+  const key = QUOTA_KEYS.find((name) => {
+    const x = (usage as Record<string, unknown> | null | undefined)?.[name];
+    return name === 'isEnabled' ? x !== !!x : !isCount(x);
+  });
+  const field =
+    v !== 1
+      ? 'v'
+      : key
+        ? `usage.${key}`
+        : !isCount(fetchedAt)
+          ? 'fetchedAt'
+          : freePeriodEndsAt !== null && !isCount(freePeriodEndsAt)
+            ? 'freePeriodEndsAt'
+            : '';
+  if (field) invalid(`bootstrap.${field} is not from billing.snapshot()`);
   return value as BillingSnapshot;
 }
 
@@ -76,17 +86,11 @@ export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
  * clock, and what is left of its free period by the wall clock, at most 30 s
  * and never beyond 30 s after `fetchedAt`.
  */
-export function restoreAction(snapshot: BillingSnapshot, now: number, wall: number): BillingAction {
-  const { usage, fetchedAt, freePeriodEndsAt } = snapshot;
-  const end = freePeriodEndsAt === null ? wall : Math.min(freePeriodEndsAt, fetchedAt + FREE_PERIOD_MS);
-  // Field by field: a snapshot must not bring keys of its own into the cache.
-  const { isEnabled, freeRemaining, freeTotal, creditsPerUse, creditsBalance } = usage;
-  const quota = { isEnabled, freeRemaining, freeTotal, creditsPerUse, creditsBalance };
-  return {
-    type: 'usage/bootstrapped',
-    quota,
-    now,
-    fetchedAt: now - Math.max(0, wall - fetchedAt),
-    remainingMs: end - wall,
-  };
-}
+export const restoreAction = (snapshot: BillingSnapshot, now: number, wall: number): BillingAction => ({
+  type: 'usage/bootstrapped',
+  quota: quotaOf(snapshot.usage),
+  now,
+  fetchedAt: now - Math.max(0, wall - snapshot.fetchedAt),
+  // Without a free period this is <= 0: none is adopted.
+  remainingMs: Math.min(snapshot.freePeriodEndsAt ?? wall, snapshot.fetchedAt + FREE_PERIOD_MS) - wall,
+});

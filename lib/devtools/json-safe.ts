@@ -33,9 +33,7 @@ function record(input: object, depth: number): { [key: string]: Json } {
 }
 
 /** The action as the DevTools show it: its `type` and its whitelisted fields. */
-export function safeAction(action: { readonly type: string } & Record<string, unknown>): { type: string } & {
-  [key: string]: Json;
-} {
+export function safeAction(action: { readonly type: string }): { type: string } & { [key: string]: Json } {
   const type = typeof action.type === 'string' && ENUM_VALUE.test(action.type) ? action.type : 'unknown';
   return { ...record(action, 0), type };
 }

@@ -1,5 +1,11 @@
+import { Observable } from 'rxjs';
+import type { BillingAction } from '../core/actions';
+import type { BillingState } from '../core/state';
+import { toUsageInfo } from '../core/usage-view';
 import type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from '../devtools-hook';
-import type { DevtoolsExtension, DevtoolsExtensionConnection } from './extension';
+import type { FeatureSetup } from '../engine/feature';
+import { freePeriodEndsAt } from '../snapshot';
+import type { DevtoolsExtension } from './extension';
 import { safeAction, safeState } from './json-safe';
 
 /**
@@ -45,11 +51,25 @@ function quietly(call: () => void): void {
   }
 }
 
-function open(extension: DevtoolsExtension, name: string, initial: DevtoolsState): DevtoolsExtensionConnection | null {
+/** The client's public state at `now`: the usage, the status, the free period's end on the wall clock. */
+function stateOf(state: BillingState, { scheduler, wallNow }: FeatureSetup): DevtoolsState {
+  const now = scheduler.now();
+  return {
+    usage: toUsageInfo(state, now),
+    status: state.status,
+    freePeriodEndsAt: freePeriodEndsAt(state, now, wallNow()),
+  };
+}
+
+/** Opens the instance and sends the initial state; `null` when the extension refuses. */
+function open(extension: DevtoolsExtension, name: string, initial: DevtoolsState): DevtoolsConnection | null {
   try {
     const connection = extension.connect({ name, features: READ_ONLY_FEATURES });
     connection.init(safeState(initial));
-    return connection;
+    return {
+      send: (action, state) => quietly(() => connection.send(safeAction(action), safeState(state))),
+      close: () => quietly(() => connection.unsubscribe?.()),
+    };
   } catch {
     return null;
   }
@@ -72,22 +92,24 @@ function open(extension: DevtoolsExtension, name: string, initial: DevtoolsState
  */
 export function reduxDevtools(options: ReduxDevtoolsOptions = {}): DevtoolsHook {
   return {
-    connect(scope: string, initial: DevtoolsState): DevtoolsConnection | null {
+    kind: 'devtools',
+    install(setup) {
       const extension = options.extension === undefined ? defaultExtension() : options.extension;
-      if (extension === undefined || extension === null || typeof extension.connect !== 'function') return null;
-      const connection = open(extension, options.name ?? `unified-billing:${scope}`, initial);
-      if (connection === null) return null;
-      let live = true;
-      return {
-        send(action, state) {
-          if (live) quietly(() => connection.send(safeAction(action), safeState(state)));
-        },
-        close() {
-          if (!live) return;
-          live = false;
-          quietly(() => connection.unsubscribe?.());
-        },
-      };
+      if (typeof extension?.connect !== 'function') return {};
+      const name = options.name ?? `unified-billing:${setup.scope}`;
+      // An effect that emits nothing: it connects as the client is created (after a bootstrap), sees
+      // every applied action after the store took it, and closes on dispose, when effects are cut.
+      const effect = (action$: Observable<BillingAction>, state$: { readonly value: BillingState }) =>
+        new Observable<never>(() => {
+          const connection = open(extension, name, stateOf(state$.value, setup));
+          if (connection === null) return undefined;
+          const subscription = action$.subscribe((action) => connection.send(action, stateOf(state$.value, setup)));
+          return () => {
+            subscription.unsubscribe();
+            connection.close();
+          };
+        });
+      return { effects: [effect] };
     },
   };
 }

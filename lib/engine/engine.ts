@@ -5,13 +5,12 @@ import { preview, type BillingPreview } from '../core/preview';
 import { reduce } from '../core/reducer';
 import { initialState, type BillingState } from '../core/state';
 import { toUsageInfo } from '../core/usage-view';
-import { devtoolsAction, devtoolsState, type DevtoolsConnection, type DevtoolsHook } from '../devtools-hook';
 import { BillingError } from '../errors';
 import type { BillingEvent } from '../events/billing-event';
 import { eventsOf } from '../events/event-of';
 import { createEventHub } from '../events/event-hub';
 import type { RecoveredConsume } from '../feature-types';
-import { restoreAction, toSnapshot, type BillingSnapshot } from '../snapshot';
+import { restoreAction, type BillingSnapshot } from '../snapshot';
 import type { BillingStatus } from '../status/billing-status';
 import type { BillingApi } from '../transport/billing-api';
 import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsageOptions, UsageInfo } from '../types';
@@ -35,7 +34,6 @@ export interface EngineSetup {
   readonly scope: string;
   readonly onEvent?: ((event: BillingEvent) => void) | undefined;
   readonly bootstrap?: BillingSnapshot | null | undefined;
-  readonly devtools?: DevtoolsHook | undefined;
 }
 
 type Settled = Extract<BillingAction, { type: 'consume/settled' }>;
@@ -64,12 +62,10 @@ export class Engine {
   private readonly live = new Set<ConsumeCall>();
   private readonly view: UsageView;
   private readonly forget: (externalId: string | undefined) => void;
-  private readonly devtools: DevtoolsConnection | null = null;
   private readonly recovery: Recovery | undefined;
   private seq = 0;
   private queued = 0;
   private disposed = false;
-  private last: BillingSnapshot | null = null;
   // A free-period answer kept while the free count it shows holds, so a burst allocates nothing.
   private free: {
     readonly result: BillingConsumeResult;
@@ -109,12 +105,6 @@ export class Engine {
     this.status$ = statusView(state$);
     this.freePeriodRemaining$ = freePeriodRemainingView(state$, scheduler);
     if (setup.bootstrap) this.dispatch(restoreAction(setup.bootstrap, this.now(), setup.wallNow()));
-    try {
-      this.devtools =
-        setup.devtools?.connect(setup.scope, devtoolsState(this.state, this.now(), setup.wallNow)) ?? null;
-    } catch {
-      // A debugging aid never breaks billing.
-    }
     const deps: EffectDeps = {
       scheduler,
       refetchUsage: () => void this.usage.join(undefined, true).catch(() => undefined),
@@ -141,7 +131,7 @@ export class Engine {
     sent.seq = ++this.seq;
   }
 
-  /** Applies a fact: the reducer, then the views, DevTools, the events, and the effects watching action$. */
+  /** Applies a fact: the reducer, then the views, the events, and the effects watching action$ (DevTools is one). */
   dispatch(action: BillingAction): void {
     if (this.disposed) return;
     const before = this.state;
@@ -149,13 +139,6 @@ export class Engine {
     if (after !== before) {
       this.state$.next(after);
       this.view.update(after, this.now());
-    }
-    if (this.devtools !== null) {
-      try {
-        this.devtools.send(devtoolsAction(action), devtoolsState(after, this.now(), this.setup.wallNow));
-      } catch {
-        // A debugging aid never breaks billing.
-      }
     }
     // Built only while someone listens.
     if (this.hub.active()) for (const event of eventsOf(action, before, after, this.now())) this.hub.emit(event);
@@ -185,10 +168,6 @@ export class Engine {
   status(): BillingStatus {
     this.assertLive();
     return this.state.status;
-  }
-
-  snapshot(): BillingSnapshot | null {
-    return this.disposed ? this.last : toSnapshot(this.state, this.now(), this.setup.wallNow());
   }
 
   /** Emits a `request:retry` event (the transport's hook), built only while someone listens. */
@@ -271,7 +250,6 @@ export class Engine {
 
   dispose(): void {
     if (this.disposed) return;
-    this.last = this.snapshot();
     // Pending calls settle first (an answered consume with its answer) and clear the journal,
     // synchronously; then the effects, the requests and the timers go.
     for (const call of [...this.live]) call.stop(disposedError());
@@ -280,11 +258,6 @@ export class Engine {
     this.balance.stop(disposedError());
     this.teardown.unsubscribe();
     this.recovery?.stop();
-    try {
-      this.devtools?.close();
-    } catch {
-      // A debugging aid never breaks billing.
-    }
     this.hub.complete();
     this.view.changes.complete();
     this.state$.complete();

@@ -1,126 +1,104 @@
 import { BillingError } from '../../lib';
-import { reduxDevtools, type DevtoolsState } from '../../lib/devtools';
+import { reduxDevtools } from '../../lib/devtools';
+import { safeAction, safeState } from '../../lib/devtools/json-safe';
+import { cleanup, fixture } from '../helpers/client-fixture';
 import { fakeExtension } from './fake-extension';
 
-// reduxDevtools() against a fake extension, driven as the engine drives the S4 hook
-// (connect at creation, send per applied action, close on dispose).
+// reduxDevtools() against a fake extension, through createClient's `devtools` option.
 const TOKEN = 'sk_live_Secret-Token-42';
 
-const loaded: DevtoolsState = {
-  usage: {
-    isEnabled: true,
-    freeRemaining: 2,
-    freeTotal: 5,
-    creditsPerUse: 3,
-    creditsBalance: 10,
-    inFreePeriod: true,
-    freePeriodRemaining: 30,
-  },
-  status: { loaded: true, loading: false, fetchedAt: 1200, pending: 0, error: null },
-  freePeriodEndsAt: 1_764_000_030_000,
-};
-const initial: DevtoolsState = {
+const global = globalThis as { __REDUX_DEVTOOLS_EXTENSION__?: unknown };
+afterEach(() => {
+  delete global.__REDUX_DEVTOOLS_EXTENSION__;
+  cleanup();
+});
+
+const initialState = {
   usage: null,
   status: { loaded: false, loading: false, fetchedAt: null, pending: 0, error: null },
   freePeriodEndsAt: null,
 };
 
-const global = globalThis as { __REDUX_DEVTOOLS_EXTENSION__?: unknown };
-afterEach(() => delete global.__REDUX_DEVTOOLS_EXTENSION__);
-
 describe('reduxDevtools()', () => {
-  it('without an extension: connect gives null and nothing throws', () => {
-    expect(reduxDevtools().connect('generator_app', initial)).toBeNull();
-    expect(reduxDevtools({ extension: null }).connect('generator_app', initial)).toBeNull();
+  it('without an extension: the client works and nothing throws', async () => {
+    for (const devtools of [reduxDevtools(), reduxDevtools({ extension: null })]) {
+      const { client } = fixture({}, { devtools });
+      await expect(client.billing.consume()).resolves.toBeDefined();
+    }
   });
 
   it('finds globalThis.__REDUX_DEVTOOLS_EXTENSION__, names the instance after the scope, then sends the state', () => {
     const { extension, log } = fakeExtension();
     global.__REDUX_DEVTOOLS_EXTENSION__ = extension;
-    const connection = reduxDevtools().connect('generator_app', initial);
-    expect(connection).not.toBeNull();
+    fixture({}, { devtools: reduxDevtools(), scope: 'generator_app' });
     expect(log.connects.map((options) => options.name)).toEqual(['unified-billing:generator_app']);
-    expect(log.messages).toEqual([
-      {
-        kind: 'init',
-        state: {
-          usage: null,
-          status: { loaded: false, loading: false, fetchedAt: null, pending: 0, error: null },
-          freePeriodEndsAt: null,
-        },
-      },
-    ]);
+    expect(log.messages).toEqual([{ kind: 'init', state: initialState }]);
   });
 
   it('takes a name and an extension given as options', () => {
     const { extension, log } = fakeExtension();
-    reduxDevtools({ name: 'billing (Alice)', extension }).connect('generator_app', initial);
+    fixture({}, { devtools: reduxDevtools({ name: 'billing (Alice)', extension }) });
     expect(log.connects.map((options) => options.name)).toEqual(['billing (Alice)']);
   });
 
-  it('sends each action with the state after it, as plain JSON', () => {
+  it('sends each action with the state after it, as plain JSON', async () => {
     const { extension, log } = fakeExtension();
-    const connection = reduxDevtools({ extension }).connect('s', initial);
-    connection?.send({ type: 'usage/loaded', seq: 1, quota: { freeRemaining: 3, creditsBalance: 10 } }, loaded);
-    connection?.send({ type: 'consume/charged', seq: 2, now: 1300, freeRemaining: 2, isCredit: false }, loaded);
+    const { client } = fixture({ freeRemaining: 3, balance: 10 }, { devtools: reduxDevtools({ extension }) });
+    await client.billing.getUsage();
     const sent = log.messages.filter((message) => message.kind === 'send');
     expect(sent.map((message) => message.kind === 'send' && message.action)).toEqual([
-      { type: 'usage/loaded', seq: 1, quota: { freeRemaining: 3, creditsBalance: 10 } },
-      { type: 'consume/charged', seq: 2, now: 1300, freeRemaining: 2, isCredit: false },
+      { type: 'usage/started' },
+      expect.objectContaining({ type: 'usage/loaded', quota: expect.objectContaining({ freeRemaining: 3 }) }),
     ]);
-    expect(sent[1]?.state).toEqual({ ...loaded, usage: { ...loaded.usage } });
+    expect(sent[1]?.state).toEqual({
+      usage: expect.objectContaining({ freeRemaining: 3, creditsBalance: 10, inFreePeriod: false }),
+      status: expect.objectContaining({ loaded: true, error: null }),
+      freePeriodEndsAt: null,
+    });
     expect(JSON.parse(JSON.stringify(log.messages))).toEqual(log.messages);
   });
 
-  it('never sends a header value or a token, even one the backend echoed into an error', () => {
-    const { extension, log } = fakeExtension();
-    const connection = reduxDevtools({ extension }).connect('s', initial);
+  it('whitelists: never a header value or a token, even one the backend echoed into an error', () => {
     const echoed = new BillingError('http', `HTTP 401: bad token ${TOKEN}`, { status: 401 });
-    connection?.send(
-      {
-        type: 'usage/failed',
-        error: { code: 'http', message: `bad token ${TOKEN}`, status: 401 },
-        headers: { Authorization: `Bearer ${TOKEN}` },
-        token: TOKEN,
-        externalId: TOKEN,
-        [`Bearer ${TOKEN}`]: 1,
-        note: `Bearer ${TOKEN}`,
-        fn: () => TOKEN,
-      },
-      { ...loaded, status: { ...loaded.status, loaded: false, error: echoed } },
-    );
-    const text = JSON.stringify(log.messages);
+    const action = safeAction({
+      type: 'usage/failed',
+      error: echoed,
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      token: TOKEN,
+      externalId: TOKEN,
+      [`Bearer ${TOKEN}`]: 1,
+      note: `Bearer ${TOKEN}`,
+      fn: () => TOKEN,
+    } as { type: string });
+    const state = safeState({ ...initialState, status: { ...initialState.status, error: echoed } });
+    const text = JSON.stringify([action, state]);
     expect(text).not.toContain('Secret');
     expect(text).not.toContain('Bearer');
-    const [, message] = log.messages;
-    expect(message).toEqual({
-      kind: 'send',
-      action: { type: 'usage/failed', error: { code: 'http', status: 401 }, headers: {} },
-      state: expect.objectContaining({ status: expect.objectContaining({ error: { code: 'http', status: 401 } }) }),
-    });
+    expect(action).toEqual({ type: 'usage/failed', error: { code: 'http', status: 401 }, headers: {} });
+    expect(state).toMatchObject({ status: { error: { code: 'http', status: 401 } } });
   });
 
-  it('is read-only: it never listens to the extension, and its UI offers no time travel', () => {
+  it('is read-only: it never listens to the extension, and its UI offers no time travel', async () => {
     const { extension, log } = fakeExtension();
-    const connection = reduxDevtools({ extension }).connect('s', initial);
+    const { client } = fixture({}, { devtools: reduxDevtools({ extension }) });
     log.dispatchBack({ type: 'DISPATCH', payload: { type: 'JUMP_TO_STATE' }, state: '{"usage":null}' });
-    connection?.send({ type: 'balance/loaded', seq: 1, balance: 4 }, loaded);
+    await client.credits.getBalance();
     expect(log.subscribed).toBe(0);
     expect(log.connects[0]?.features).toMatchObject({ jump: false, skip: false, import: false, dispatch: false });
     expect(log.messages.map((message) => message.kind)).toEqual(['init', 'send']);
   });
 
-  it('close() unsubscribes, and nothing is sent after it', () => {
+  it('dispose() unsubscribes once, and nothing is sent after it', async () => {
     const { extension, log } = fakeExtension();
-    const connection = reduxDevtools({ extension }).connect('s', initial);
-    connection?.close();
-    connection?.send({ type: 'balance/loaded', seq: 1, balance: 4 }, loaded);
-    connection?.close();
+    const { client } = fixture({}, { devtools: reduxDevtools({ extension }) });
+    client.billing.dispose();
+    client.billing.dispose();
+    await client.credits.getBalance().catch(() => undefined);
     expect(log.unsubscribed).toBe(1);
     expect(log.messages.map((message) => message.kind)).toEqual(['init']);
   });
 
-  it('an extension that throws never reaches the client', () => {
+  it('an extension that throws never reaches the client', async () => {
     const throwing = {
       connect: () => ({
         init: () => undefined,
@@ -129,13 +107,14 @@ describe('reduxDevtools()', () => {
         },
       }),
     };
-    const connection = reduxDevtools({ extension: throwing }).connect('s', initial);
-    expect(() => connection?.send({ type: 'balance/loaded', seq: 1, balance: 4 }, loaded)).not.toThrow();
+    const { client } = fixture({}, { devtools: reduxDevtools({ extension: throwing }) });
+    await expect(client.billing.getUsage()).resolves.toBeDefined();
     const refusing = {
       connect: () => {
         throw new Error('no');
       },
     };
-    expect(reduxDevtools({ extension: refusing }).connect('s', initial)).toBeNull();
+    const other = fixture({}, { devtools: reduxDevtools({ extension: refusing }) });
+    await expect(other.client.billing.getUsage()).resolves.toBeDefined();
   });
 });
