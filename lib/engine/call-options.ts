@@ -11,13 +11,11 @@ export function invalidOptions(options: unknown, call: 'consume' | 'getUsage'): 
   const { signal, externalId } = ((typeof options === 'object' && options) || {}) as Record<string, unknown>;
   const bad = (message: string, details = {}) => new BillingError('invalid_argument', message, details);
   // Duck-typed, so a signal from another realm (an iframe) or a polyfill passes.
-  const listenable = signal as Partial<AbortSignal> | null;
+  const listenable = signal as Partial<AbortSignal> | undefined;
   if (
     signal !== undefined &&
     !(
-      typeof listenable === 'object' &&
-      listenable !== null &&
-      typeof listenable.aborted === 'boolean' &&
+      typeof listenable?.aborted === 'boolean' &&
       typeof listenable.addEventListener === 'function' &&
       typeof listenable.removeEventListener === 'function'
     )

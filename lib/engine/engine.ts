@@ -3,7 +3,7 @@ import type { BillingAction } from '../core/actions';
 import { decide, inFreePeriod } from '../core/decide';
 import { preview, type BillingPreview } from '../core/preview';
 import { reduce } from '../core/reducer';
-import { initialState } from '../core/state';
+import { initialState, type BillingState } from '../core/state';
 import { sameUsage, toUsageInfo } from '../core/usage-view';
 import { devtoolsAction, devtoolsState, type DevtoolsConnection, type DevtoolsHook } from '../devtools-hook';
 import { BillingError } from '../errors';
@@ -221,10 +221,14 @@ export class Engine {
     this.status$ = statusView(state$);
     this.events$ = hub.events$;
     this.freePeriodRemaining$ = freePeriodRemainingView(state$, scheduler);
-    this.cached = () => (this.assertLive(), toUsageInfo(state(), now()));
-    this.check = () => (this.assertLive(), decide(state(), now()));
-    this.preview = () => (this.assertLive(), preview(state(), now()));
-    this.status = () => (this.assertLive(), state().status);
+    // A read of the store at the scheduler's now, refused once disposed.
+    const read =
+      <T>(view: (state: BillingState, now: number) => T) =>
+      () => (this.assertLive(), view(state(), now()));
+    this.cached = read(toUsageInfo);
+    this.check = read(decide);
+    this.preview = read(preview);
+    this.status = read(({ status }) => status);
     this.snapshot = () => (disposed ? last : toSnapshot(state(), now(), wallNow()));
     this.retried = (attempt, delayMs, path) => {
       if (hub.active()) hub.emit({ type: 'request:retry', at: now(), attempt, delayMs, path });
