@@ -56,16 +56,9 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   let { fetches, failed } = state;
   const status = state.status;
   let { fetchedAt, pending, error } = status;
-  const settled = (call: BillingState['failed'], err: BillingError | null) => {
-    const code = err?.code;
-    if (err === null || code === 'insufficient_credits') {
-      // getUsage also fetches the balance, so its success clears a failed refresh too.
-      if (failed === call || (call === 'usage' && failed === 'refresh')) failed = error = null;
-    } else if (code !== 'aborted' && code !== 'disposed') {
-      failed = call;
-      error = err;
-    }
-  };
+  // The call that ended with this action, and how: its failure shows in the status until its next success.
+  let call: BillingState['failed'] = null;
+  let failure: BillingError | null = null;
   switch (action.type) {
     case 'usage/started':
       fetches++;
@@ -74,11 +67,12 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       next = loaded(state, action.seq, action.balanceSeq ?? action.seq, action.quota);
       fetches--;
       fetchedAt = action.now;
-      settled('usage', null);
+      call = 'usage';
       break;
     case 'usage/failed':
       fetches--;
-      settled('usage', action.error);
+      call = 'usage';
+      failure = action.error;
       break;
     case 'usage/bootstrapped':
       // Numbered 0: every answer of this client is newer.
@@ -87,10 +81,11 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       break;
     case 'balance/loaded':
       next = moved(state, answered(state.ledger, action.seq, action.balance));
-      settled('refresh', null);
+      call = 'refresh';
       break;
     case 'balance/failed':
-      settled('refresh', action.error);
+      call = 'refresh';
+      failure = action.error;
       break;
     case 'consume/sent':
       pending++;
@@ -110,7 +105,10 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       break;
     case 'consume/settled':
       if (action.open) pending--;
-      if (action.open || action.error?.code !== 'invalid_argument') settled('consume', action.error);
+      if (action.open || action.error?.code !== 'invalid_argument') {
+        call = 'consume';
+        failure = action.error;
+      }
       break;
     case 'freePeriod/ended':
       // The timer is the authority: the period ends when its own timer fires,
@@ -119,6 +117,14 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       break;
     case 'freePeriod/adopted':
       next = adopted(state, action.now, action.remainingMs);
+  }
+  const code = failure?.code;
+  if (!failure || code === 'insufficient_credits') {
+    // getUsage also fetches the balance, so its success clears a failed refresh too.
+    if (call && (failed === call || (call === 'usage' && failed === 'refresh'))) failed = error = null;
+  } else if (code !== 'aborted' && code !== 'disposed') {
+    failed = call;
+    error = failure;
   }
   fetches = Math.max(fetches, 0);
   pending = Math.max(pending, 0);

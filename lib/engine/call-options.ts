@@ -8,7 +8,8 @@ import { MAX_EXTERNAL_ID_LENGTH } from '../wire';
  * consume, an `externalId` that is not a string of 1..255 characters.
  */
 export function invalidOptions(options: unknown, call: 'consume' | 'getUsage'): BillingError | null {
-  const { signal, externalId } = ((typeof options === 'object' && options) || {}) as Record<string, unknown>;
+  if (typeof options !== 'object' || options === null) return null;
+  const { signal, externalId } = options as Record<string, unknown>;
   const bad = (message: string, details = {}) => new BillingError('invalid_argument', message, details);
   // Duck-typed, so a signal from another realm (an iframe) or a polyfill passes.
   const listenable = signal as Partial<AbortSignal> | undefined;

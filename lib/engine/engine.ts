@@ -251,7 +251,8 @@ export class Engine {
         dispatch({ ...UNSENT, result: null, error: invalid });
         return Promise.reject(invalid);
       }
-      const { externalId, signal } = options ?? {};
+      const externalId = options?.externalId;
+      const signal = options?.signal;
       // A free period with nothing queued: answered at once, no request, no id, nothing built.
       if (queued > 0 || signal?.aborted || !inFreePeriod(state(), now())) return submit(externalId, signal, false);
       if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
