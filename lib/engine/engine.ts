@@ -48,28 +48,28 @@ const UNSENT = { type: 'consume/settled', externalId: null, charged: false, open
  * methods can be passed around unbound.
  */
 export class Engine {
-  readonly usage$: Observable<UsageInfo>;
+  readonly usage$!: Observable<UsageInfo>;
   /** Every change of the usage, never the value current at subscription (`onChange`). */
-  readonly changes$: Observable<UsageInfo>;
-  readonly status$: Observable<BillingStatus>;
-  readonly events$: Observable<BillingEvent>;
-  readonly freePeriodRemaining$: Observable<number>;
-  readonly recovered$: Observable<RecoveredConsume>;
-  readonly getUsage: (options?: GetUsageOptions | null) => Promise<UsageInfo>;
-  readonly getBalance: () => Promise<number>;
-  readonly consume: (options?: ConsumeOptions | null) => Promise<BillingConsumeResult>;
-  readonly cached: () => UsageInfo | null;
-  readonly check: () => BillingCheckResult;
-  readonly preview: () => BillingPreview;
-  readonly status: () => BillingStatus;
-  readonly snapshot: () => BillingSnapshot | null;
+  readonly changes$!: Observable<UsageInfo>;
+  readonly status$!: Observable<BillingStatus>;
+  readonly events$!: Observable<BillingEvent>;
+  readonly freePeriodRemaining$!: Observable<number>;
+  readonly recovered$!: Observable<RecoveredConsume>;
+  readonly getUsage!: (options?: GetUsageOptions | null) => Promise<UsageInfo>;
+  readonly getBalance!: () => Promise<number>;
+  readonly consume!: (options?: ConsumeOptions | null) => Promise<BillingConsumeResult>;
+  readonly cached!: () => UsageInfo | null;
+  readonly check!: () => BillingCheckResult;
+  readonly preview!: () => BillingPreview;
+  readonly status!: () => BillingStatus;
+  readonly snapshot!: () => BillingSnapshot | null;
   /** Emits a `request:retry` event (the transport's hook), built only while someone listens. */
-  readonly retried: (attempt: number, delayMs: number, path: string) => void;
+  readonly retried!: (attempt: number, delayMs: number, path: string) => void;
   /** Runs `teardown` on dispose, with the effects (a feature armed outside them). */
-  readonly onDispose: (teardown: () => void) => void;
+  readonly onDispose!: (teardown: () => void) => void;
   /** Throws `disposed` once the client is disposed. */
-  readonly assertLive: () => void;
-  readonly dispose: () => void;
+  readonly assertLive!: () => void;
+  readonly dispose!: () => void;
 
   constructor(setup: EngineSetup) {
     const { scheduler, features, wallNow } = setup;
@@ -208,83 +208,14 @@ export class Engine {
         }
       });
 
-    this.assertLive = () => {
+    const assertLive = () => {
       if (disposed) throw disposedError();
     };
-    this.changes$ = changes.asObservable();
-    // The current usage to each subscriber (measured now), then every change (contract 3.4).
-    this.usage$ = new Observable((subscriber) => {
-      const current = disposed ? null : toUsageInfo(state(), now());
-      if (current !== null) subscriber.next(current);
-      return changes.subscribe(subscriber);
-    });
-    this.status$ = statusView(state$);
-    this.events$ = hub.events$;
-    this.freePeriodRemaining$ = freePeriodRemainingView(state$, scheduler);
     // A read of the store at the scheduler's now, refused once disposed.
     const read =
       <T>(view: (state: BillingState, now: number) => T) =>
-      () => (this.assertLive(), view(state(), now()));
-    this.cached = read(toUsageInfo);
-    this.check = read(decide);
-    this.preview = read(preview);
-    this.status = read(({ status }) => status);
-    this.snapshot = () => (disposed ? last : toSnapshot(state(), now(), wallNow()));
-    this.retried = (attempt, delayMs, path) => {
-      if (hub.active()) hub.emit({ type: 'request:retry', at: now(), attempt, delayMs, path });
-    };
-    this.onDispose = (down) => void teardown.add(down);
-    this.getUsage = async (options) => {
-      this.assertLive();
-      const invalid = invalidOptions(options, 'getUsage');
-      if (invalid) throw invalid;
-      await usage.join(options?.signal);
-      // The cache after applying, so an answer older than what it holds loses.
-      return toUsageInfo(state(), now()) as UsageInfo;
-    };
-    this.getBalance = () => (disposed ? Promise.reject(disposedError()) : context.balance.join());
-    this.consume = (options) => {
-      if (disposed) return Promise.reject(disposedError());
-      const invalid = invalidOptions(options, 'consume');
-      if (invalid) {
-        // Refused before anything was sent, and still told as a failed consume.
-        dispatch({ ...UNSENT, result: null, error: invalid });
-        return Promise.reject(invalid);
-      }
-      const externalId = options?.externalId;
-      const signal = options?.signal;
-      // A free period with nothing queued: answered at once, no request, no id, nothing built.
-      if (queued > 0 || signal?.aborted || !inFreePeriod(state(), now())) return submit(externalId, signal, false);
-      if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
-        const result = Object.freeze(unchargedResult(state()));
-        free = { result, promise: Promise.resolve(result), action: { ...UNSENT, result, error: null } };
-      }
-      dispatch(externalId === undefined ? free.action : ({ ...free.action, externalId } as BillingAction));
-      return free.promise;
-    };
-    this.dispose = () => {
-      if (disposed) return;
-      last = this.snapshot();
-      // Pending calls settle first (an answered consume with its answer) and clear the journal,
-      // synchronously; then the effects, the requests and the timers go.
-      live.forEach((stop) => stop(disposedError()));
-      disposed = true;
-      usage.stop(disposedError());
-      context.balance.stop(disposedError());
-      timer?.unsubscribe();
-      teardown.unsubscribe();
-      recovery?.stop();
-      try {
-        devtools?.close();
-      } catch {
-        // A debugging aid never breaks billing.
-      }
-      hub.complete();
-      changes.complete();
-      state$.complete();
-      action$.complete();
-    };
-
+      () => (assertLive(), view(state(), now()));
+    const snapshot = () => (disposed ? last : toSnapshot(state(), now(), wallNow()));
     if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
     try {
       devtools = setup.devtools?.connect(setup.scope, devtoolsState(state(), now(), wallNow)) ?? null;
@@ -295,8 +226,80 @@ export class Engine {
     for (const effect of features.flatMap((parts) => parts.effects ?? [])) {
       teardown.add(effect(action$, state$, deps).subscribe(dispatch));
     }
-    // Without reload safety nothing is left to replay: recovered$ completes at once.
-    this.recovered$ = recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete());
     teardown.add(recovery?.start((externalId) => submit(externalId, undefined, true)));
+    Object.assign(this, {
+      assertLive,
+      changes$: changes.asObservable(),
+      // The current usage to each subscriber (measured now), then every change (contract 3.4).
+      usage$: new Observable<UsageInfo>((subscriber) => {
+        const current = disposed ? null : toUsageInfo(state(), now());
+        if (current !== null) subscriber.next(current);
+        return changes.subscribe(subscriber);
+      }),
+      status$: statusView(state$),
+      events$: hub.events$,
+      freePeriodRemaining$: freePeriodRemainingView(state$, scheduler),
+      // Without reload safety nothing is left to replay: recovered$ completes at once.
+      recovered$: recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
+      cached: read(toUsageInfo),
+      check: read(decide),
+      preview: read(preview),
+      status: read(({ status }) => status),
+      snapshot,
+      retried: (attempt: number, delayMs: number, path: string) => {
+        if (hub.active()) hub.emit({ type: 'request:retry', at: now(), attempt, delayMs, path });
+      },
+      onDispose: (down: () => void) => void teardown.add(down),
+      async getUsage(options?: GetUsageOptions | null) {
+        assertLive();
+        const invalid = invalidOptions(options, 'getUsage');
+        if (invalid) throw invalid;
+        await usage.join(options?.signal);
+        // The cache after applying, so an answer older than what it holds loses.
+        return toUsageInfo(state(), now()) as UsageInfo;
+      },
+      getBalance: () => (disposed ? Promise.reject(disposedError()) : context.balance.join()),
+      consume(options?: ConsumeOptions | null) {
+        if (disposed) return Promise.reject(disposedError());
+        const invalid = invalidOptions(options, 'consume');
+        if (invalid) {
+          // Refused before anything was sent, and still told as a failed consume.
+          dispatch({ ...UNSENT, result: null, error: invalid });
+          return Promise.reject(invalid);
+        }
+        const externalId = options?.externalId;
+        const signal = options?.signal;
+        // A free period with nothing queued: answered at once, no request, no id, nothing built.
+        if (queued > 0 || signal?.aborted || !inFreePeriod(state(), now())) return submit(externalId, signal, false);
+        if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
+          const result = Object.freeze(unchargedResult(state()));
+          free = { result, promise: Promise.resolve(result), action: { ...UNSENT, result, error: null } };
+        }
+        dispatch(externalId === undefined ? free.action : ({ ...free.action, externalId } as BillingAction));
+        return free.promise;
+      },
+      dispose() {
+        if (disposed) return;
+        last = snapshot();
+        // Pending calls settle first (an answered consume with its answer) and clear the journal,
+        // synchronously; then the effects, the requests and the timers go.
+        live.forEach((stop) => stop(disposedError()));
+        disposed = true;
+        usage.stop(disposedError());
+        context.balance.stop(disposedError());
+        timer?.unsubscribe();
+        teardown.unsubscribe();
+        recovery?.stop();
+        try {
+          devtools?.close();
+        } catch {
+          // A debugging aid never breaks billing.
+        }
+        hub.complete();
+        changes.complete();
+        state$.complete();
+        action$.complete();
+      },
+    } satisfies Omit<Engine, never>);
   }
 }
