@@ -52,6 +52,8 @@ function adopted(state: BillingState, now: number, remainingMs: number): Billing
  * sent) is no error of billing; `insufficient_credits` is an answer, a success.
  */
 export function reduce(state: BillingState, action: BillingAction): BillingState {
+  // The free consume's hot path: a success that clears nothing changes nothing.
+  if (action.type === 'consume/settled' && !action.error && !action.open && state.failed !== 'consume') return state;
   let next = state;
   let { fetches, failed } = state;
   const status = state.status;
