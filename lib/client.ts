@@ -9,7 +9,6 @@ import { defaultFetch } from './platform/default-fetch';
 import { randomId } from './platform/random-id';
 import { armRefetch } from './refetch/refetch';
 import { monotonicScheduler } from './scheduler';
-import { toSnapshot } from './snapshot';
 import { createBillingApi } from './transport/billing-api';
 import { defaultRetryPolicy } from './transport/retry-policy';
 
@@ -94,11 +93,12 @@ export function createClient(options: ClientOptions): Client {
       armRefetch(resolved.refetch, { refetch: () => void live.getUsage().catch(() => undefined), scheduler }),
     );
   }
+  // The engine's members are closures: they are handed over as they are.
   const billing: BillingModule = {
-    getUsage: (options) => live.getUsage(options),
-    getCachedUsage: () => live.cached(),
-    check: () => live.check(),
-    consume: (options) => live.consume(options),
+    getUsage: live.getUsage,
+    getCachedUsage: live.cached,
+    check: live.check,
+    consume: live.consume,
     refreshCredits: () => live.getBalance().then(() => undefined),
     onChange: (callback) => {
       live.assertLive();
@@ -109,13 +109,13 @@ export function createClient(options: ClientOptions): Client {
     usage$: live.usage$,
     freePeriodRemaining$: live.freePeriodRemaining$,
     recovered$: live.recovered$,
-    getStatus: () => live.status(),
+    getStatus: live.status,
     status$: live.status$,
     events$: live.events$,
-    preview: () => live.preview(),
+    preview: live.preview,
     // After dispose() the state is the last one: nothing is applied any more.
-    snapshot: () => toSnapshot(live.state, live.now(), wallNow()),
-    dispose: () => live.dispose(),
+    snapshot: live.snapshot,
+    dispose: live.dispose,
   };
-  return { billing, credits: { getBalance: () => live.getBalance() } };
+  return { billing, credits: { getBalance: live.getBalance } };
 }

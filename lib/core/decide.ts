@@ -1,11 +1,12 @@
-import type { BillingCheckResult } from '../types';
+import type { BillingCheckResult, BillingReason } from '../types';
 import type { BillingState } from './state';
 
 // Frozen singletons: `check()` allocates nothing on its hot path.
-const FREE_PERIOD: BillingCheckResult = Object.freeze({ canProceed: true, reason: 'free_period' });
-const FREE_COUNT: BillingCheckResult = Object.freeze({ canProceed: true, reason: 'free_count' });
-const CREDITS: BillingCheckResult = Object.freeze({ canProceed: true, reason: 'credits' });
-const INSUFFICIENT: BillingCheckResult = Object.freeze({ canProceed: false, reason: 'insufficient' });
+const [FREE_PERIOD, FREE_COUNT, CREDITS, INSUFFICIENT] = (
+  ['free_period', 'free_count', 'credits', 'insufficient'] as const
+).map(
+  (reason: BillingReason) => Object.freeze({ canProceed: reason !== 'insufficient', reason }) as BillingCheckResult,
+);
 
 /** Whether a free period is active at `now` (scheduler milliseconds). */
 export function inFreePeriod(state: BillingState, now: number): boolean {
@@ -17,18 +18,22 @@ export function inFreePeriod(state: BillingState, now: number): boolean {
  * `check()` and `consume()`: free period, free quota, credits, else insufficient.
  */
 export function decide(state: BillingState, now: number): BillingCheckResult {
-  if (inFreePeriod(state, now)) return FREE_PERIOD;
   const quota = state.quota;
-  if (quota === null) return INSUFFICIENT;
-  if (quota.freeRemaining > 0) return FREE_COUNT;
-  if (quota.creditsBalance >= quota.creditsPerUse) return CREDITS;
-  return INSUFFICIENT;
+  return (
+    inFreePeriod(state, now)
+      ? FREE_PERIOD
+      : quota === null
+        ? INSUFFICIENT
+        : quota.freeRemaining > 0
+          ? FREE_COUNT
+          : quota.creditsBalance >= quota.creditsPerUse
+            ? CREDITS
+            : INSUFFICIENT
+  ) as BillingCheckResult;
 }
 
 /** Whole seconds left in the free period, `ceil`, 0 when none is active. */
 export function freePeriodSeconds(state: BillingState, now: number): number {
-  if (!inFreePeriod(state, now)) return 0;
   // The clamp keeps the figure within 0..30 whatever the clock did.
-  const ms = Math.min((state.freePeriodEnd as number) - now, 30_000);
-  return Math.ceil(ms / 1000);
+  return inFreePeriod(state, now) ? Math.ceil(Math.min((state.freePeriodEnd as number) - now, 30_000) / 1000) : 0;
 }

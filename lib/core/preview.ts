@@ -23,39 +23,28 @@ export interface BillingPreview {
   readonly balanceAfter: number | null;
 }
 
-// Before the first fetch nothing is known but the verdict; a free period (one
-// charged before the cache was filled) is free whatever the quota says.
-const UNKNOWN: BillingPreview = Object.freeze({
-  canProceed: false,
-  reason: 'insufficient',
-  cost: null,
-  freeAfter: null,
-  balanceAfter: null,
-});
-const FREE_UNKNOWN: BillingPreview = Object.freeze({
-  canProceed: true,
-  reason: 'free_period',
-  cost: 0,
-  freeAfter: null,
-  balanceAfter: null,
-});
-
 /**
  * The preview of the next use at `now` (scheduler ms): `decide()`'s verdict,
- * so it never disagrees with `check()`, with what it would cost. Pure.
+ * so it never disagrees with `check()`, with what it would cost. Pure. Before
+ * the first fetch only the verdict is known: a free period (one charged before
+ * the cache was filled) is free whatever the quota says.
  */
 export function preview(state: BillingState, now: number): BillingPreview {
   const { canProceed, reason } = decide(state, now);
   const quota = state.quota;
-  if (quota === null) return canProceed ? FREE_UNKNOWN : UNKNOWN;
-  const { freeRemaining, creditsBalance, creditsPerUse } = quota;
-  const paid = reason === 'credits' || reason === 'insufficient';
-  const cost = paid ? creditsPerUse : 0;
+  const cost =
+    quota === null
+      ? canProceed
+        ? 0
+        : null
+      : reason === 'credits' || reason === 'insufficient'
+        ? quota.creditsPerUse
+        : 0;
   return Object.freeze({
     canProceed,
     reason,
     cost,
-    freeAfter: reason === 'free_count' ? freeRemaining - 1 : freeRemaining,
-    balanceAfter: reason === 'credits' ? creditsBalance - cost : creditsBalance,
+    freeAfter: quota && quota.freeRemaining - (reason === 'free_count' ? 1 : 0),
+    balanceAfter: quota && quota.creditsBalance - (reason === 'credits' ? quota.creditsPerUse : 0),
   });
 }

@@ -1,28 +1,25 @@
 import { BehaviorSubject, Observable, Subject, Subscription, type SchedulerLike } from 'rxjs';
 import type { BillingAction } from '../core/actions';
-import { decide } from '../core/decide';
+import { decide, inFreePeriod } from '../core/decide';
 import { preview, type BillingPreview } from '../core/preview';
 import { reduce } from '../core/reducer';
 import { initialState, type BillingState } from '../core/state';
-import { toUsageInfo } from '../core/usage-view';
+import { sameUsage, toUsageInfo } from '../core/usage-view';
 import { BillingError } from '../errors';
 import type { BillingEvent } from '../events/billing-event';
-import { eventsOf } from '../events/event-of';
 import { createEventHub } from '../events/event-hub';
+import { eventsOf } from '../events/event-of';
 import type { RecoveredConsume } from '../feature-types';
-import { restoreAction, type BillingSnapshot } from '../snapshot';
+import { inBackground } from '../scheduler';
+import { restoreAction, toSnapshot, type BillingSnapshot } from '../snapshot';
 import type { BillingStatus } from '../status/billing-status';
 import type { BillingApi } from '../transport/billing-api';
 import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsageOptions, UsageInfo } from '../types';
-import { signalOf } from './call-options';
-import { ConsumeCall, runConsume, unchargedResult } from './consume-effect';
-import type { EffectDeps } from './effect';
-import type { Exclusive, FeatureParts, Recovery } from './feature';
-import { freePeriodEffect } from './free-period-effect';
-import { journalRecord } from './journal-record';
-import { Flight, fetchBalance, fetchUsage } from './loads';
-import { validateExternalId } from './validate-external-id';
-import { UsageView, freePeriodRemainingView, statusView } from './views';
+import { invalidOptions } from './call-options';
+import { runConsume, unchargedResult, type ConsumeCall, type ConsumeContext } from './consume-effect';
+import type { FeatureParts } from './feature';
+import { fetchBalance, fetchUsage, flight } from './loads';
+import { freePeriodRemainingView, statusView } from './views';
 
 /** What the engine is built from: the transport, the clocks, an id maker, the features' parts and the options it reads. */
 export interface EngineSetup {
@@ -36,231 +33,256 @@ export interface EngineSetup {
   readonly bootstrap?: BillingSnapshot | null | undefined;
 }
 
-type Settled = Extract<BillingAction, { type: 'consume/settled' }>;
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
-const UNSENT = {
-  type: 'consume/settled',
-  externalId: null,
-  result: null,
-  error: null,
-  charged: false,
-  open: false,
-} as const;
+// A consume that settles without a POST still open: refused before anything was sent, or free.
+const UNSENT = { type: 'consume/settled', externalId: null, charged: false, open: false } as const;
 
 /**
  * One client's store and its operations: the state is a `BehaviorSubject`
  * changed only by dispatching facts through the pure reducer; the status,
  * the events and the views are read from it. A consume is `runConsume`, a
  * usage fetch `fetchUsage`; the features' effects turn facts into facts.
+ * The members are closures over the constructor's locals, so `billing`'s
+ * methods can be passed around unbound.
  */
 export class Engine {
-  readonly state$ = new BehaviorSubject<BillingState>(initialState);
-  private readonly action$ = new Subject<BillingAction>();
-  private readonly hub;
-  private readonly teardown = new Subscription();
-  // Consumes whose caller is still waiting, so dispose settles each one.
-  private readonly live = new Set<ConsumeCall>();
-  private readonly view: UsageView;
-  private readonly forget: (externalId: string | undefined) => void;
-  private readonly recovery: Recovery | undefined;
-  private seq = 0;
-  private queued = 0;
-  private disposed = false;
-  // A free-period answer kept while the free count it shows holds, so a burst allocates nothing.
-  private free: {
-    readonly result: BillingConsumeResult;
-    readonly promise: Promise<BillingConsumeResult>;
-    readonly action: Settled;
-  } | null = null;
-  /** Where the next consume waits for its turn. */
-  tail: Promise<void> = Promise.resolve();
-  readonly api: BillingApi;
-  readonly newId: () => string;
-  readonly exclusive: Exclusive | undefined;
-  readonly journal: ((externalId: string) => void) | undefined;
-  readonly usage = new Flight<void>((controller) => fetchUsage(this, controller));
-  readonly balance = new Flight<number>((controller) => fetchBalance(this, controller));
-  readonly usage$: Observable<UsageInfo>;
-  readonly changes$: Observable<UsageInfo>;
-  readonly status$: Observable<BillingStatus>;
-  readonly events$: Observable<BillingEvent>;
-  readonly freePeriodRemaining$: Observable<number>;
-  readonly recovered$: Observable<RecoveredConsume>;
-
-  constructor(private readonly setup: EngineSetup) {
-    const { scheduler, features } = setup;
-    this.api = setup.api;
-    this.newId = setup.newId;
-    const part = <K extends keyof FeatureParts>(key: K) => features.find((parts) => parts[key] !== undefined)?.[key];
-    this.exclusive = part('exclusive');
-    const record = journalRecord(part('journal'));
-    this.journal = record.add;
-    this.forget = record.forget;
-    this.hub = createEventHub(setup.onEvent);
-    this.events$ = this.hub.events$;
-    const state$ = this.state$;
-    this.view = new UsageView(state$, scheduler);
-    this.usage$ = this.view.usage$;
-    this.changes$ = this.view.changes.asObservable();
-    this.status$ = statusView(state$);
-    this.freePeriodRemaining$ = freePeriodRemainingView(state$, scheduler);
-    if (setup.bootstrap) this.dispatch(restoreAction(setup.bootstrap, this.now(), setup.wallNow()));
-    const deps: EffectDeps = {
-      scheduler,
-      refetchUsage: () => void this.usage.join(undefined, true).catch(() => undefined),
-    };
-    for (const effect of [freePeriodEffect, ...features.flatMap((parts) => parts.effects ?? [])]) {
-      this.teardown.add(effect(this.action$, state$, deps).subscribe((action) => this.dispatch(action)));
-    }
-    // Without reload safety nothing is left to replay: recovered$ completes at once.
-    this.recovery = part('recovery');
-    this.recovered$ = this.recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete());
-    this.teardown.add(this.recovery?.start((externalId) => this.submit(externalId, undefined, true)));
-  }
-
-  get state(): BillingState {
-    return this.state$.value;
-  }
-
-  now(): number {
-    return this.setup.scheduler.now();
-  }
-
-  /** Numbers a request attempt as it goes out (a retry is newer than what was sent before it). */
-  stamp(sent: { seq: number }): void {
-    sent.seq = ++this.seq;
-  }
-
-  /** Applies a fact: the reducer, then the views, the events, and the effects watching action$ (DevTools is one). */
-  dispatch(action: BillingAction): void {
-    if (this.disposed) return;
-    const before = this.state;
-    const after = reduce(before, action);
-    if (after !== before) {
-      this.state$.next(after);
-      this.view.update(after, this.now());
-    }
-    // Built only while someone listens.
-    if (this.hub.active()) for (const event of eventsOf(action, before, after, this.now())) this.hub.emit(event);
-    // Only the features' effects read action$: a free consume with none costs no delivery.
-    if (this.action$.observed) this.action$.next(action);
-  }
-
-  assertLive(): void {
-    if (this.disposed) throw disposedError();
-  }
-
-  cached(): UsageInfo | null {
-    this.assertLive();
-    return toUsageInfo(this.state, this.now());
-  }
-
-  check(): BillingCheckResult {
-    this.assertLive();
-    return decide(this.state, this.now());
-  }
-
-  preview(): BillingPreview {
-    this.assertLive();
-    return preview(this.state, this.now());
-  }
-
-  status(): BillingStatus {
-    this.assertLive();
-    return this.state.status;
-  }
-
+  readonly usage$!: Observable<UsageInfo>;
+  /** Every change of the usage, never the value current at subscription (`onChange`). */
+  readonly changes$!: Observable<UsageInfo>;
+  readonly status$!: Observable<BillingStatus>;
+  readonly events$!: Observable<BillingEvent>;
+  readonly freePeriodRemaining$!: Observable<number>;
+  readonly recovered$!: Observable<RecoveredConsume>;
+  readonly getUsage!: (options?: GetUsageOptions | null) => Promise<UsageInfo>;
+  readonly getBalance!: () => Promise<number>;
+  readonly consume!: (options?: ConsumeOptions | null) => Promise<BillingConsumeResult>;
+  readonly cached!: () => UsageInfo | null;
+  readonly check!: () => BillingCheckResult;
+  readonly preview!: () => BillingPreview;
+  readonly status!: () => BillingStatus;
+  readonly snapshot!: () => BillingSnapshot | null;
   /** Emits a `request:retry` event (the transport's hook), built only while someone listens. */
-  retried(attempt: number, delayMs: number, path: string): void {
-    if (this.hub.active()) this.hub.emit({ type: 'request:retry', at: this.now(), attempt, delayMs, path });
-  }
-
+  readonly retried!: (attempt: number, delayMs: number, path: string) => void;
   /** Runs `teardown` on dispose, with the effects (a feature armed outside them). */
-  onDispose(teardown: () => void): void {
-    this.teardown.add(teardown);
-  }
+  readonly onDispose!: (teardown: () => void) => void;
+  /** Throws `disposed` once the client is disposed. */
+  readonly assertLive!: () => void;
+  readonly dispose!: () => void;
 
-  async getUsage(options?: GetUsageOptions | null): Promise<UsageInfo> {
-    if (this.disposed) throw disposedError();
-    const signal = signalOf(options, 'getUsage');
-    if (signal instanceof BillingError) throw signal;
-    await this.usage.join(signal);
-    // The cache after applying, so an answer older than what it holds loses.
-    return toUsageInfo(this.state, this.now()) as UsageInfo;
-  }
+  constructor(setup: EngineSetup) {
+    const { scheduler, features, wallNow } = setup;
+    const state$ = new BehaviorSubject(initialState);
+    const action$ = new Subject<BillingAction>();
+    const changes = new Subject<UsageInfo>();
+    const hub = createEventHub(setup.onEvent);
+    const teardown = new Subscription();
+    // Consumes whose caller is still waiting, so dispose settles each one.
+    const live = new Set<(error: BillingError) => void>();
+    const part = <K extends keyof FeatureParts>(key: K) => features.find((parts) => parts[key])?.[key];
+    const journal = part('journal');
+    // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
+    const journaled = new Set<string>();
+    const recovery = part('recovery');
+    const now = () => scheduler.now();
+    const state = () => state$.value;
+    let disposed = false;
+    let shown: UsageInfo | null = null;
+    let seq = 0;
+    let queued = 0;
+    let shared: AbortController | undefined;
+    // The timer that ends the free period, and the end it was armed for.
+    let timer: Subscription | undefined;
+    let armed = 0;
+    // A free-period answer kept while the free count it shows holds, so a burst allocates nothing.
+    let free: { result: BillingConsumeResult; promise: Promise<BillingConsumeResult>; action: BillingAction } | null =
+      null;
 
-  getBalance(): Promise<number> {
-    return this.disposed ? Promise.reject(disposedError()) : this.balance.join();
-  }
+    // One timer on the scheduler per free period, none while none is active (in Node it must not keep
+    // the process alive). A charge that moves the end later keeps it: when it fires, it aims again.
+    const arm = (end: number | null) => {
+      if (end !== null && timer && end >= armed) return;
+      timer?.unsubscribe();
+      timer = undefined;
+      if (end === null) return;
+      armed = end;
+      timer = inBackground(scheduler).schedule(
+        () => {
+          timer = undefined;
+          if (state().freePeriodEnd === end) dispatch({ type: 'freePeriod/ended', end });
+          else arm(state().freePeriodEnd);
+        },
+        Math.max(0, end - now()),
+      );
+    };
 
-  consume(options?: ConsumeOptions | null): Promise<BillingConsumeResult> {
-    if (this.disposed) return Promise.reject(disposedError());
-    const signal = signalOf(options, 'consume');
-    const externalId = options?.externalId;
-    const invalid = signal instanceof BillingError ? signal : validateExternalId(externalId);
-    if (invalid !== null) {
-      // Refused before anything was sent, and still told as a failed consume.
-      this.dispatch({ ...UNSENT, error: invalid });
-      return Promise.reject(invalid);
-    }
-    return this.take(externalId, signal as AbortSignal | undefined);
-  }
-
-  private take(externalId: string | undefined, signal: AbortSignal | undefined): Promise<BillingConsumeResult> {
-    // A free period with nothing queued: answered at once, no request, no id, nothing built.
-    if (this.queued === 0 && signal?.aborted !== true && this.check().reason === 'free_period') {
-      const freeRemaining = this.state.quota?.freeRemaining ?? 0;
-      if (this.free?.result.freeRemaining !== freeRemaining) {
-        const result = Object.freeze(unchargedResult(this.state));
-        this.free = { result, promise: Promise.resolve(result), action: { ...UNSENT, result } };
+    /** Applies a fact: the reducer, then the views, the events, and the effects watching action$ (DevTools is one). */
+    const dispatch = (action: BillingAction): void => {
+      if (disposed) return;
+      const before = state();
+      const after = reduce(before, action);
+      if (after !== before) {
+        if (after.freePeriodEnd !== before.freePeriodEnd) arm(after.freePeriodEnd);
+        state$.next(after);
+        const usage = toUsageInfo(after, now());
+        if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
       }
-      this.dispatch(externalId === undefined ? this.free.action : { ...this.free.action, externalId });
-      return this.free.promise;
-    }
-    return this.submit(externalId, signal, false);
-  }
+      // Built only while someone listens.
+      if (hub.active()) for (const event of eventsOf(action, before, after, now())) hub.emit(event);
+      // Only the features' effects read action$: a free consume with none costs no delivery.
+      if (action$.observed) action$.next(action);
+    };
 
-  private submit(externalId: string | undefined, signal: AbortSignal | undefined, replay: boolean) {
-    const call = new ConsumeCall(externalId, replay, (settled, result, error) => {
-      this.live.delete(settled);
-      this.queued--;
-      signal?.removeEventListener('abort', abort);
-      this.dispatch({
-        type: 'consume/settled',
-        externalId: settled.externalId ?? null,
-        result,
-        error,
-        charged: settled.charged,
-        open: settled.open,
+    const context: ConsumeContext = {
+      api: setup.api,
+      dispatch,
+      now,
+      state,
+      stamp: () => ++seq,
+      newId: setup.newId,
+      exclusive: part('exclusive'),
+      journal:
+        journal &&
+        ((externalId) => {
+          journaled.add(externalId);
+          journal.add(externalId);
+        }),
+      balance: flight((controller) => fetchBalance(context, controller)),
+      tail: Promise.resolve(),
+    };
+    const usage = flight((controller) => fetchUsage(context, controller));
+
+    const submit = (externalId: string | undefined, signal: AbortSignal | undefined, replay: boolean) =>
+      new Promise<BillingConsumeResult>((resolve, reject) => {
+        // A call without a signal is stopped only by dispose(), so it shares the client's controller (one
+        // AbortController less per consume); not with a cross-tab lock, whose waits would pile up on it.
+        const controller = signal || context.exclusive ? new AbortController() : (shared ??= new AbortController());
+        const call: ConsumeCall = {
+          externalId,
+          replay,
+          signal: controller.signal,
+          open: false,
+          charged: false,
+          done: false,
+          end(failure) {
+            if (call.done) return;
+            call.done = true;
+            live.delete(stop);
+            queued--;
+            signal?.removeEventListener('abort', abort);
+            const { result = null, externalId: id, charged, open } = call;
+            // The one place a consume's error gets its externalId.
+            let error: BillingError | null = null;
+            if (!result) {
+              const thrown = call.error ?? failure;
+              error =
+                thrown instanceof BillingError ? thrown : new BillingError('network', 'Unexpected failure of consume');
+              if (id !== undefined && error.externalId === undefined) error = error.withExternalId(id);
+            }
+            dispatch({ type: 'consume/settled', externalId: id ?? null, result, error, charged, open });
+            // The caller has the outcome (or was told the client is gone): nothing is left to replay.
+            if (id !== undefined && journaled.delete(id)) journal?.remove(id);
+            if (result) resolve(result);
+            else reject(error);
+          },
+        };
+        // Until the backend has answered, an abort fails the call; after, the answer stands.
+        const stop = (error: BillingError) => {
+          call.end(error);
+          if (controller !== shared) controller.abort();
+        };
+        const abort = () => stop(new BillingError('aborted', 'consume() was aborted'));
+        queued++;
+        live.add(stop);
+        if (signal?.aborted) abort();
+        else {
+          signal?.addEventListener('abort', abort);
+          void runConsume(context, call);
+        }
       });
-      // The caller has the outcome (or was told the client is gone): nothing is left to replay.
-      this.forget(settled.externalId);
-    });
-    // Until the backend has answered, an abort fails the call; after, the answer stands.
-    const abort = () => call.stop(new BillingError('aborted', 'consume() was aborted'));
-    this.queued++;
-    this.live.add(call);
-    if (signal?.aborted) abort();
-    else {
-      signal?.addEventListener('abort', abort);
-      void runConsume(this, call);
-    }
-    return call.promise;
-  }
 
-  dispose(): void {
-    if (this.disposed) return;
-    // Pending calls settle first (an answered consume with its answer) and clear the journal,
-    // synchronously; then the effects, the requests and the timers go.
-    for (const call of [...this.live]) call.stop(disposedError());
-    this.disposed = true;
-    this.usage.stop(disposedError());
-    this.balance.stop(disposedError());
-    this.teardown.unsubscribe();
-    this.recovery?.stop();
-    this.hub.complete();
-    this.view.changes.complete();
-    this.state$.complete();
-    this.action$.complete();
+    const assertLive = () => {
+      if (disposed) throw disposedError();
+    };
+    // A read of the store at the scheduler's now, refused once disposed.
+    const read =
+      <T>(view: (state: BillingState, now: number) => T) =>
+      () => (assertLive(), view(state(), now()));
+    // After dispose() the state is the last one: nothing is applied any more.
+    const snapshot = () => toSnapshot(state(), now(), wallNow());
+    if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
+    const deps = { scheduler, refetchUsage: () => void usage.join(undefined, true).catch(() => undefined) };
+    for (const effect of features.flatMap((parts) => parts.effects ?? [])) {
+      teardown.add(effect(action$, state$, deps).subscribe(dispatch));
+    }
+    teardown.add(recovery?.start((externalId) => submit(externalId, undefined, true)));
+    Object.assign(this, {
+      assertLive,
+      changes$: changes.asObservable(),
+      // The current usage to each subscriber (measured now), then every change (contract 3.4).
+      usage$: new Observable<UsageInfo>((subscriber) => {
+        const current = disposed ? null : toUsageInfo(state(), now());
+        if (current !== null) subscriber.next(current);
+        return changes.subscribe(subscriber);
+      }),
+      status$: statusView(state$),
+      events$: hub.events$,
+      freePeriodRemaining$: freePeriodRemainingView(state$, scheduler),
+      // Without reload safety nothing is left to replay: recovered$ completes at once.
+      recovered$: recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
+      cached: read(toUsageInfo),
+      check: read(decide),
+      preview: read(preview),
+      status: read(({ status }) => status),
+      snapshot,
+      retried: (attempt: number, delayMs: number, path: string) => {
+        if (hub.active()) hub.emit({ type: 'request:retry', at: now(), attempt, delayMs, path });
+      },
+      onDispose: (down: () => void) => void teardown.add(down),
+      async getUsage(options?: GetUsageOptions | null) {
+        assertLive();
+        const invalid = invalidOptions(options, 'getUsage');
+        if (invalid) throw invalid;
+        await usage.join(options?.signal);
+        // The cache after applying, so an answer older than what it holds loses.
+        return toUsageInfo(state(), now()) as UsageInfo;
+      },
+      getBalance: () => (disposed ? Promise.reject(disposedError()) : context.balance.join()),
+      consume(options?: ConsumeOptions | null) {
+        if (disposed) return Promise.reject(disposedError());
+        const invalid = invalidOptions(options, 'consume');
+        if (invalid) {
+          // Refused before anything was sent, and still told as a failed consume.
+          dispatch({ ...UNSENT, result: null, error: invalid });
+          return Promise.reject(invalid);
+        }
+        const externalId = options?.externalId;
+        const signal = options?.signal;
+        // A free period with nothing queued: answered at once, no request, no id, nothing built.
+        if (queued > 0 || signal?.aborted || !inFreePeriod(state(), now())) return submit(externalId, signal, false);
+        if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
+          const result = Object.freeze(unchargedResult(state()));
+          free = { result, promise: Promise.resolve(result), action: { ...UNSENT, result, error: null } };
+        }
+        dispatch(externalId === undefined ? free.action : ({ ...free.action, externalId } as BillingAction));
+        return free.promise;
+      },
+      dispose() {
+        if (disposed) return;
+        // Pending calls settle first (an answered consume with its answer) and clear the journal,
+        // synchronously; then the effects, the requests and the timers go.
+        live.forEach((stop) => stop(disposedError()));
+        shared?.abort();
+        disposed = true;
+        usage.stop(disposedError());
+        context.balance.stop(disposedError());
+        timer?.unsubscribe();
+        teardown.unsubscribe();
+        recovery?.stop();
+        hub.complete();
+        changes.complete();
+        state$.complete();
+        action$.complete();
+      },
+    } satisfies Omit<Engine, never>);
   }
 }

@@ -1,79 +1,77 @@
+import type { BillingAction } from '../core/actions';
 import { BillingError } from '../errors';
-import type { Engine } from './engine';
+import type { BillingApi } from '../transport/billing-api';
+
+/** What a request of the engine uses of its client. */
+export interface LoadContext {
+  readonly api: BillingApi;
+  readonly dispatch: (action: BillingAction) => void;
+  readonly now: () => number;
+  /** The next request number, taken as an attempt goes out (a retry is newer than what was sent before it). */
+  readonly stamp: () => number;
+}
+
+/** One request shared by the callers that arrive while it is in flight. */
+export interface Flight<T> {
+  /** Joins the request in flight, or starts one (always with `fresh`, which later callers join). */
+  join(signal?: AbortSignal, fresh?: boolean): Promise<T>;
+  /** Rejects every caller with `error` and aborts every request in flight (on dispose). */
+  stop(error: unknown): void;
+}
 
 const aborted = () => new BillingError('aborted', 'The call was aborted');
 
-interface InFlight<T> {
-  readonly controller: AbortController;
-  promise: Promise<T>;
-  /** Callers with a signal still waiting; the request is aborted when the last one leaves. */
-  waiters: number;
-  /** A caller without a signal joined: nobody can leave it. */
-  held: boolean;
-}
-
 /**
- * One request shared by the callers that arrive while it is in flight
- * (`fresh` starts a new one, which later callers join). A caller's abort
- * rejects that caller; the request itself is aborted only once every caller
- * left. Nothing is shared with any other request.
+ * A caller's abort rejects that caller; the request itself is aborted only
+ * once every caller left. Nothing is shared with any other request.
  */
-export class Flight<T> {
-  private current: InFlight<T> | null = null;
+export function flight<T>(start: (controller: AbortController) => Promise<T>): Flight<T> {
+  // `waiting` counts the callers with a signal; Infinity once one without joined, as nobody can leave it.
+  let current: { controller: AbortController; promise: Promise<T>; waiting: number } | null = null;
   // Every caller still waiting, so `stop` tells each one why.
-  private readonly callers = new Set<(error: unknown) => void>();
-  private readonly live = new Set<InFlight<T>>();
-
-  constructor(private readonly start: (controller: AbortController) => Promise<T>) {}
-
-  join(signal?: AbortSignal, fresh = false): Promise<T> {
-    if (signal?.aborted) return Promise.reject(aborted());
-    let flight = fresh ? null : this.current;
-    if (flight === null) {
-      const started: InFlight<T> = {
-        controller: new AbortController(),
-        promise: undefined as unknown as Promise<T>,
-        waiters: 0,
-        held: false,
-      };
-      const end = () => {
-        if (this.current === started) this.current = null;
-        this.live.delete(started);
-      };
-      this.current = started;
-      this.live.add(started);
-      started.promise = this.start(started.controller);
-      started.promise.then(end, end);
-      flight = started;
-    }
-    const joined = flight;
-    if (signal === undefined) joined.held = true;
-    else joined.waiters++;
-    return new Promise<T>((resolve, reject) => {
-      const leave = () => {
-        done();
-        if (--joined.waiters === 0 && !joined.held) joined.controller.abort();
-        reject(aborted());
-      };
-      const done = () => {
-        this.callers.delete(reject);
-        signal?.removeEventListener('abort', leave);
-      };
-      this.callers.add(reject);
-      signal?.addEventListener('abort', leave);
-      joined.promise.then(
-        (value) => (done(), resolve(value)),
-        (error: unknown) => (done(), reject(error)),
-      );
-    });
-  }
-
-  /** Rejects every caller with `error` and aborts every request in flight (on dispose). */
-  stop(error: unknown): void {
-    this.current = null;
-    this.callers.forEach((reject) => reject(error));
-    this.live.forEach((flight) => flight.controller.abort());
-  }
+  const stops = new Set<(error: unknown) => void>();
+  return {
+    join(signal, fresh) {
+      if (signal?.aborted) return Promise.reject(aborted());
+      let joined = fresh ? null : current;
+      if (joined === null) {
+        const controller = new AbortController();
+        const started = (current = joined = { controller, promise: start(controller), waiting: 0 });
+        const end = () => {
+          if (current === started) current = null;
+        };
+        started.promise.then(end, end);
+      }
+      const flown = joined;
+      flown.waiting = signal ? flown.waiting + 1 : Infinity;
+      return new Promise<T>((resolve, reject) => {
+        const done = () => {
+          stops.delete(kill);
+          signal?.removeEventListener('abort', leave);
+        };
+        const kill = (error: unknown) => {
+          done();
+          reject(error);
+          flown.controller.abort();
+        };
+        const leave = () => {
+          done();
+          if (--flown.waiting === 0) flown.controller.abort();
+          reject(aborted());
+        };
+        stops.add(kill);
+        signal?.addEventListener('abort', leave);
+        flown.promise.then(
+          (value) => (done(), resolve(value)),
+          (error: unknown) => (done(), reject(error)),
+        );
+      });
+    },
+    stop(error) {
+      current = null;
+      stops.forEach((kill) => kill(error));
+    },
+  };
 }
 
 /**
@@ -82,41 +80,33 @@ export class Flight<T> {
  * aborted). The fact is dispatched before the callers hear of it, so each
  * reads the cache with the answer applied.
  */
-export async function fetchUsage(engine: Engine, controller: AbortController): Promise<void> {
+export async function fetchUsage({ api, dispatch, now, stamp }: LoadContext, controller: AbortController) {
   const { signal } = controller;
-  engine.dispatch({ type: 'usage/started' });
-  const free = { seq: 0 };
-  const balance = { seq: 0 };
+  let seq = 0;
+  let balanceSeq = 0;
+  dispatch({ type: 'usage/started' });
   try {
     const [count, creditsBalance] = await Promise.all([
-      engine.api.freeCount({ signal, onSend: () => engine.stamp(free) }),
-      engine.api.balance({ signal, onSend: () => engine.stamp(balance) }),
+      api.freeCount({ signal, onSend: () => (seq = stamp()) }),
+      api.balance({ signal, onSend: () => (balanceSeq = stamp()) }),
     ]);
-    const quota = { ...count, creditsBalance };
-    const { seq } = free;
-    engine.dispatch({
-      type: 'usage/loaded',
-      seq,
-      balanceSeq: balance.seq,
-      quota,
-      now: engine.now(),
-    });
+    dispatch({ type: 'usage/loaded', seq, balanceSeq, quota: { ...count, creditsBalance }, now: now() });
   } catch (error) {
     controller.abort();
-    engine.dispatch({ type: 'usage/failed', error: error as BillingError });
+    dispatch({ type: 'usage/failed', error: error as BillingError });
     throw error;
   }
 }
 
 /** The balance request (`refreshCredits()`, `getBalance()`, the refresh after a charge or a refusal). */
-export async function fetchBalance(engine: Engine, { signal }: AbortController): Promise<number> {
-  const sent = { seq: 0 };
+export async function fetchBalance({ api, dispatch, stamp }: LoadContext, { signal }: AbortController) {
+  let seq = 0;
   try {
-    const balance = await engine.api.balance({ signal, onSend: () => engine.stamp(sent) });
-    engine.dispatch({ type: 'balance/loaded', ...sent, balance });
+    const balance = await api.balance({ signal, onSend: () => (seq = stamp()) });
+    dispatch({ type: 'balance/loaded', seq, balance });
     return balance;
   } catch (error) {
-    engine.dispatch({ type: 'balance/failed', error: error as BillingError });
+    dispatch({ type: 'balance/failed', error: error as BillingError });
     throw error;
   }
 }

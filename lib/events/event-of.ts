@@ -8,23 +8,29 @@ import type { BillingEvent } from './billing-event';
  * action of its own). `at` is the scheduler's time of the dispatch. Pure.
  */
 export function eventsOf(action: BillingAction, before: BillingState, after: BillingState, at: number): BillingEvent[] {
-  const events: BillingEvent[] = [];
-  if ((before.freePeriodEnd === null) !== (after.freePeriodEnd === null)) {
-    events.push({ type: after.freePeriodEnd === null ? 'freePeriod:ended' : 'freePeriod:started', at });
-  }
-  if (action.type === 'usage/loaded') events.push({ type: 'usage:loaded', at });
+  const events = [] as unknown as Array<Record<string, unknown>>;
+  const ended = after.freePeriodEnd === null;
+  if ((before.freePeriodEnd === null) !== ended)
+    events.push({ type: ended ? 'freePeriod:ended' : 'freePeriod:started' });
+  if (action.type === 'usage/loaded') events.push({ type: 'usage:loaded' });
   if (action.type === 'balance/failed' && action.error.code !== 'aborted' && action.error.code !== 'disposed') {
-    events.push({ type: 'refresh:failed', at, error: action.error });
+    events.push({ type: 'refresh:failed', error: action.error });
   }
   if (action.type === 'consume/settled') {
-    const { externalId, result, error } = action;
-    const id = externalId ?? '';
-    if (error !== null) {
-      if (error.code === 'insufficient_credits') events.push({ type: 'consume:denied', at, externalId: id });
-      else events.push({ type: 'consume:failed', at, externalId, error });
-    } else if (result?.isBlacklisted) events.push({ type: 'consume:blacklisted', at, externalId: id });
-    else if (action.charged) events.push({ type: 'consume:charged', at, externalId: id, isCredit: !!result?.isCredit });
-    else events.push({ type: 'consume:free', at, externalId });
+    const { result, error } = action;
+    const externalId = action.externalId ?? '';
+    events.push(
+      error !== null
+        ? error.code === 'insufficient_credits'
+          ? { type: 'consume:denied', externalId }
+          : { type: 'consume:failed', externalId: action.externalId, error }
+        : result?.isBlacklisted
+          ? { type: 'consume:blacklisted', externalId }
+          : action.charged
+            ? { type: 'consume:charged', externalId, isCredit: !!result?.isCredit }
+            : { type: 'consume:free', externalId: action.externalId },
+    );
   }
-  return events;
+  for (const event of events) event.at = at;
+  return events as unknown as BillingEvent[];
 }
