@@ -89,7 +89,6 @@ export class Engine {
     let shown: UsageInfo | null = null;
     let seq = 0;
     let queued = 0;
-    let shared: AbortController | undefined;
     // The timer that ends the free period, and the end it was armed for.
     let timer: Subscription | undefined;
     let armed = 0;
@@ -153,9 +152,8 @@ export class Engine {
 
     const submit = (externalId: string | undefined, signal: AbortSignal | undefined, replay: boolean) =>
       new Promise<BillingConsumeResult>((resolve, reject) => {
-        // A call without a signal is stopped only by dispose(), so it shares the client's controller (one
-        // AbortController less per consume); not with a cross-tab lock, whose waits would pile up on it.
-        const controller = signal || context.exclusive ? new AbortController() : (shared ??= new AbortController());
+        // Its own controller: nothing another consume does aborts this one (issue 17).
+        const controller = new AbortController();
         const call: ConsumeCall = {
           externalId,
           replay,
@@ -188,7 +186,7 @@ export class Engine {
         // Until the backend has answered, an abort fails the call; after, the answer stands.
         const stop = (error: BillingError) => {
           call.end(error);
-          if (controller !== shared) controller.abort();
+          controller.abort();
         };
         const abort = () => stop(new BillingError('aborted', 'consume() was aborted'));
         queued++;
@@ -271,7 +269,6 @@ export class Engine {
         // Pending calls settle first (an answered consume with its answer) and clear the journal,
         // synchronously; then the effects, the requests and the timers go.
         live.forEach((stop) => stop(disposedError()));
-        shared?.abort();
         disposed = true;
         usage.stop(disposedError());
         context.balance.stop(disposedError());
