@@ -76,7 +76,7 @@ export async function main(): Promise<UsageInfo | null> {
   const path: string = REFERENCE_PATHS.consume;
   const extension: DevtoolsExtension = { connect: () => ({ init: () => undefined, send: () => undefined }) };
   const devtools: DevtoolsHook = reduxDevtools({ name: 'consumer', extension });
-  console.log(devtools.connect('consumer', { usage: null, status: client.billing.getStatus(), freePeriodEndsAt: null }));
+  createClient({ baseUrl: backend.url, appKey: 'consumer', devtools }).billing.dispose();
   try {
     await client.billing.consume();
   } catch (error) {
