@@ -97,10 +97,10 @@ export class BillingError extends Error {
     return copy;
   }
 
-  /** What `JSON.stringify(error)` shows: the code and facts, never a header value. */
+  /** What `JSON.stringify(error)` shows: the name, code, message and facts, never a header value or the cause. */
   toJSON(): Record<string, unknown> {
-    const { name, code, message, status, backendCode, externalId } = this;
-    return { name, code, message, status, backendCode, externalId };
+    // The own enumerable fields: the brand and `cause` are not.
+    return { ...this, message: this.message };
   }
 }
 
