@@ -100,7 +100,7 @@ export class BillingError extends Error {
   /** What `JSON.stringify(error)` shows: the name, code, message and facts, never a header value or the cause. */
   toJSON(): Record<string, unknown> {
     // The own enumerable fields: the brand and `cause` are not.
-    return { ...this, message: this.message } as Record<string, unknown>;
+    return { ...(this as object), message: this.message };
   }
 }
 
