@@ -60,6 +60,9 @@ export const backendError = (envelope: Envelope, where: string, headers: HeaderR
     },
   );
 
+// A system error code (`ECONNREFUSED`), on the error or its cause.
+const CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
+
 // What a user can act on, for the commonest system error codes (Node,
 // node-fetch, undici); any other code is shown as it is.
 const PHRASES: Readonly<Record<string, string>> = {
@@ -89,9 +92,7 @@ export function fetchError(
   const shaped = (value: unknown, shape: RegExp) =>
     typeof value === 'string' && shape.test(value) && redact(value, headers) === value ? value : undefined;
   const name = shaped(error.name, /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/) ?? 'Error';
-  const code = [error.code, (Object(error.cause) as { code?: unknown }).code]
-    .map((item) => shaped(item, /^[A-Z][A-Z0-9_]{1,63}$/))
-    .find(Boolean);
+  const code = shaped(error.code, CODE) ?? shaped((Object(error.cause) as { code?: unknown }).code, CODE);
   const cause: Error & { code?: string } = new Error(
     quotable(typeof error.message === 'string' ? error.message : String(thrown), headers, 300),
   );
