@@ -1,4 +1,4 @@
-import type { SchedulerAction, SchedulerLike } from 'rxjs';
+import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
 import { checkFields, integer, invalid, type Rule } from '../option-names';
 import { inBackground } from '../scheduler';
 
@@ -66,7 +66,7 @@ export function armRefetch(
 ): () => void {
   const { refetch, scheduler } = deps;
   const { window: win, document: doc, navigator: nav } = deps.target ?? (globalThis as RefetchTarget);
-  const teardowns: (() => void)[] = [];
+  const teardown = new Subscription();
   let last = -Infinity;
 
   const onSignal = (): void => {
@@ -79,9 +79,8 @@ export function armRefetch(
     refetch();
   };
   const listen = (on: Listenable | undefined, type: string, listener: () => void): void => {
-    if (!on) return;
-    on.addEventListener(type, listener);
-    teardowns.push(() => on.removeEventListener(type, listener));
+    on?.addEventListener(type, listener);
+    teardown.add(() => on?.removeEventListener(type, listener));
   };
 
   if (options.onFocus) {
@@ -95,10 +94,7 @@ export function armRefetch(
       this.schedule(undefined, every);
       refetch();
     };
-    const timer = inBackground(scheduler).schedule(tick, every);
-    teardowns.push(() => timer.unsubscribe());
+    teardown.add(inBackground(scheduler).schedule(tick, every));
   }
-  return () => {
-    for (const teardown of teardowns.splice(0)) teardown();
-  };
+  return () => teardown.unsubscribe();
 }
