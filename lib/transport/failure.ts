@@ -36,7 +36,8 @@ export function answerError(
   const hint =
     status === 401 || status === 403
       ? CHECK_HEADERS
-      : status === 404 || /html/i.test(type ?? '') || /^\s*</.test(text)
+      : // A missing type reads as "null", which is not html.
+        status === 404 || /html/i.test(type as string) || /^\s*</.test(text)
         ? CHECK_BASE_URL
         : '';
   if (reason !== undefined) {
