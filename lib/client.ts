@@ -15,24 +15,17 @@ import { defaultRetryPolicy } from './transport/retry-policy';
 // The opt-in features bring their own code; without them the engine is exactly the core. DevTools
 // comes first, so it sees each action before another feature's effect answers it. Outside
 // createClient, so that its closures do not keep `setup` alive.
-function featuresOf(
-  features: ReadonlyArray<DevtoolsHook | BillingFeature | undefined>,
-  setup: FeatureSetup,
-): FeatureParts[] {
-  const parts: FeatureParts[] = [];
-  for (const feature of features) if (feature !== undefined) parts.push(feature.install(setup));
-  return parts;
-}
+const featuresOf = (features: ReadonlyArray<DevtoolsHook | BillingFeature | undefined>, setup: FeatureSetup) =>
+  features.flatMap((feature): FeatureParts[] => (feature ? [feature.install(setup)] : []));
 
 // A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
 // where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
 // whose monotonic clock has an origin per page, else the given scheduler's clock. Outside
 // createClient too, so that its closures hold only the clock.
-function wallClock(scheduler: SchedulerLike): () => number {
-  const own = (scheduler as { wallNow?: () => number }).wallNow;
-  if (typeof own === 'function') return () => own.call(scheduler);
-  return scheduler === monotonicScheduler ? Date.now : () => scheduler.now();
-}
+const wallClock = (scheduler: SchedulerLike): (() => number) =>
+  scheduler === monotonicScheduler
+    ? Date.now
+    : () => ((scheduler as { wallNow?: () => number }).wallNow ?? scheduler.now).call(scheduler);
 
 /**
  * Creates a billing client. Throws a `BillingError` (`invalid_argument`) for

@@ -85,7 +85,8 @@ export class BillingError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
     // Only the facts given: an absent one is no property at all (`toEqual`, `in`).
-    for (const [key, value] of Object.entries(facts)) if (value !== undefined) Object.assign(this, { [key]: value });
+    const all: Record<string, unknown> = facts;
+    for (const key in all) if (all[key] !== undefined) (this as unknown as typeof all)[key] = all[key];
     // Set by hand: runtimes before ES2022 ignore the options argument of `Error`.
     if (cause !== undefined) Object.defineProperty(this, 'cause', { value: cause, writable: true, configurable: true });
   }
@@ -97,10 +98,10 @@ export class BillingError extends Error {
     return copy;
   }
 
-  /** What `JSON.stringify(error)` shows: the code and facts, never a header value. */
+  /** What `JSON.stringify(error)` shows: the name, code, message and facts, never a header value or the cause. */
   toJSON(): Record<string, unknown> {
-    const { name, code, message, status, backendCode, externalId } = this;
-    return { name, code, message, status, backendCode, externalId };
+    // The own enumerable fields: the brand and `cause` are not.
+    return { ...(this as object), message: this.message };
   }
 }
 

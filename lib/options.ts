@@ -1,7 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import type { BillingFeature } from './engine/feature';
 import type { BillingEvent } from './events/billing-event';
-import { checkOptionNames, invalid } from './option-names';
+import { checkFields, integer, invalid, type Rule } from './option-names';
 import type { DevtoolsHook } from './devtools-hook';
 import { checkRefetch, type RefetchOptions } from './refetch/refetch';
 import { monotonicScheduler } from './scheduler';
@@ -91,25 +91,20 @@ export interface ResolvedOptions {
   readonly bootstrap: BillingSnapshot | undefined;
 }
 
-// What a given value must pass, and what the message says it must be.
-type Rule = readonly [test: (value: never, name: string) => unknown, must: string];
-
 const isFunction = (value: unknown) => typeof value === 'function';
 const FUNCTION: Rule = [isFunction, 'a function'];
-const integer = (min: number, max: number): Rule => [
-  (value: number) => Number.isInteger(value) && value >= min && value <= max,
-  `an integer from ${min} to ${max}`,
-];
 // A feature carries the kind its factory stamped, which is the option's name.
 const madeBy = (factory: string): Rule => [
   (value: { kind?: unknown; install?: unknown } | null, name) => value?.kind === name && isFunction(value.install),
   `made by ${factory}`,
 ];
 
-// Every option but the two required ones, checked when given (not undefined); its keys are
-// also the valid names, so the type keeps them in step with ClientOptions. `refetch` and
-// `bootstrap` are checked by their own modules; a bad headers record throws its own message.
-const RULES: Record<Exclude<keyof ClientOptions, 'baseUrl' | 'appKey'>, Rule | null> = {
+// Every option, checked when given (not undefined); its keys are also the valid names, so the
+// type keeps them in step with ClientOptions. The two required ones, `refetch` and `bootstrap`
+// are checked below; a bad headers record throws its own message.
+const RULES: Record<keyof ClientOptions, Rule | null> = {
+  baseUrl: null,
+  appKey: null,
   headers: [(value) => isFunction(value) || checkedHeaders(value), ''],
   fetch: FUNCTION,
   scheduler: [
@@ -131,9 +126,6 @@ const RULES: Record<Exclude<keyof ClientOptions, 'baseUrl' | 'appKey'>, Rule | n
   devtools: madeBy('reduxDevtools()'),
 };
 
-const ENTRIES = Object.entries(RULES) as Array<[keyof ClientOptions, Rule | null]>;
-const NAMES = ['baseUrl', 'appKey', ...Object.keys(RULES)];
-
 // The value `make` gives, or `undefined` if it throws.
 function attempt<T>(make: () => T): T | undefined {
   try {
@@ -149,7 +141,7 @@ function attempt<T>(make: () => T): T | undefined {
  */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) invalid('createClient needs an options object', options);
-  checkOptionNames(options, NAMES, 'option');
+  checkFields(options, RULES, 'option');
   const { baseUrl, appKey } = options;
   const url = attempt(() => new URL(baseUrl));
   // Only what is wrong with the URL is said: it may embed a credential.
@@ -159,12 +151,6 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   // A lone surrogate cannot be URL-encoded: refused here, not as a URIError at the first request.
   if (typeof appKey !== 'string' || !attempt(() => encodeURIComponent(appKey))) {
     invalid('appKey must be a non-empty, well-formed string', appKey);
-  }
-  for (const [name, rule] of ENTRIES) {
-    const value = options[name];
-    if (value !== undefined && rule !== null && !rule[0](value as never, name)) {
-      invalid(`${name} must be ${rule[1]}`, value);
-    }
   }
   return {
     baseUrl: url!.href.replace(/\/+$/, ''),

@@ -27,21 +27,6 @@ export function createEventHub(onEvent?: (event: BillingEvent) => void): EventHu
   let reported = false;
   let done = false;
 
-  const call = (event: BillingEvent): void => {
-    try {
-      (onEvent as (event: BillingEvent) => void)(event);
-    } catch (thrown) {
-      if (reported) return;
-      reported = true;
-      const error = 'error' in event ? event.error : undefined;
-      // The event's own error is named by its code only: logs leave the app.
-      console.error(
-        `unified-billing: onEvent threw on "${event.type}"${error ? ` (${error.code})` : ''}; billing goes on, later throws are not reported`,
-        thrown === error ? error?.code : thrown,
-      );
-    }
-  };
-
   return {
     events$: subject.asObservable(),
     active: () => !done && (onEvent !== undefined || subject.observed),
@@ -49,7 +34,19 @@ export function createEventHub(onEvent?: (event: BillingEvent) => void): EventHu
       if (done) return;
       // One object goes to every listener: frozen, so none can change it for the next.
       Object.freeze(event);
-      if (onEvent) call(event);
+      try {
+        onEvent?.(event);
+      } catch (thrown) {
+        const error = 'error' in event ? event.error : undefined;
+        // The event's own error is named by its code only: logs leave the app.
+        if (!reported) {
+          console.error(
+            `unified-billing: onEvent threw on "${event.type}"${error ? ` (${error.code})` : ''}; billing goes on, later throws are not reported`,
+            thrown === error ? error?.code : thrown,
+          );
+        }
+        reported = true;
+      }
       subject.next(event);
     },
     complete() {

@@ -8,29 +8,23 @@ import type { BillingEvent } from './billing-event';
  * action of its own). `at` is the scheduler's time of the dispatch. Pure.
  */
 export function eventsOf(action: BillingAction, before: BillingState, after: BillingState, at: number): BillingEvent[] {
-  const events = [] as unknown as Array<Record<string, unknown>>;
+  const events: object[] = [];
+  const add = (type: string, facts?: object) => events.push({ type, at, ...facts });
   const ended = after.freePeriodEnd === null;
-  if ((before.freePeriodEnd === null) !== ended)
-    events.push({ type: ended ? 'freePeriod:ended' : 'freePeriod:started' });
-  if (action.type === 'usage/loaded') events.push({ type: 'usage:loaded' });
-  if (action.type === 'balance/failed' && action.error.code !== 'aborted' && action.error.code !== 'disposed') {
-    events.push({ type: 'refresh:failed', error: action.error });
+  if ((before.freePeriodEnd === null) !== ended) add(ended ? 'freePeriod:ended' : 'freePeriod:started');
+  if (action.type === 'usage/loaded') add('usage:loaded');
+  if (action.type === 'balance/failed' && !/^(aborted|disposed)$/.test(action.error.code)) {
+    add('refresh:failed', { error: action.error });
   }
   if (action.type === 'consume/settled') {
-    const { result, error } = action;
-    const externalId = action.externalId ?? '';
-    events.push(
-      error !== null
-        ? error.code === 'insufficient_credits'
-          ? { type: 'consume:denied', externalId }
-          : { type: 'consume:failed', externalId: action.externalId, error }
-        : result?.isBlacklisted
-          ? { type: 'consume:blacklisted', externalId }
-          : action.charged
-            ? { type: 'consume:charged', externalId, isCredit: !!result?.isCredit }
-            : { type: 'consume:free', externalId: action.externalId },
-    );
+    // Only a consume without a request can lack an id: charged, blacklisted and denied ones have theirs.
+    const { result, error, externalId } = action;
+    if (error === null) {
+      if (result?.isBlacklisted) add('consume:blacklisted', { externalId });
+      else if (action.charged) add('consume:charged', { externalId, isCredit: !!result?.isCredit });
+      else add('consume:free', { externalId });
+    } else if (error.code === 'insufficient_credits') add('consume:denied', { externalId });
+    else add('consume:failed', { externalId, error });
   }
-  for (const event of events) event.at = at;
-  return events as unknown as BillingEvent[];
+  return events as BillingEvent[];
 }

@@ -1,5 +1,5 @@
-import type { SchedulerAction, SchedulerLike } from 'rxjs';
-import { checkOptionNames, invalid } from '../option-names';
+import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { checkFields, integer, invalid, type Rule } from '../option-names';
 import { inBackground } from '../scheduler';
 
 /**
@@ -35,10 +35,9 @@ export interface RefetchTarget {
 
 // Focus and online together cause at most one refetch per this window.
 const THROTTLE_MS = 2_000;
+const BOOLEAN: Rule = [(value) => typeof value === 'boolean', 'a boolean'];
 // setTimeout runs a longer delay at once: a refetch loop, not a slow poll.
-const MAX_DELAY_MS = 2_147_483_647;
-
-const NAMES = ['onFocus', 'onOnline', 'intervalMs'];
+const RULES = { onFocus: BOOLEAN, onOnline: BOOLEAN, intervalMs: integer(1000, 2_147_483_647) };
 
 /**
  * Validates the `refetch` option: a copy, or `undefined` when it asks for
@@ -50,21 +49,9 @@ export function checkRefetch(value: unknown): RefetchOptions | undefined {
   if (typeof value !== 'object' || value === null) {
     invalid('refetch must be an object such as { onFocus: true }', value);
   }
-  checkOptionNames(value, NAMES, 'refetch option');
-  const { onFocus, onOnline, intervalMs } = value as Record<string, unknown>;
-  for (const [name, flag] of [
-    ['onFocus', onFocus],
-    ['onOnline', onOnline],
-  ] as const) {
-    if (flag !== undefined && typeof flag !== 'boolean') {
-      invalid(`refetch.${name} must be a boolean`, flag);
-    }
-  }
-  const ms = intervalMs as number;
-  if (intervalMs !== undefined && !(Number.isInteger(ms) && ms >= 1000 && ms <= MAX_DELAY_MS)) {
-    invalid(`refetch.intervalMs must be an integer from 1000 to ${MAX_DELAY_MS}`, intervalMs);
-  }
-  return onFocus || onOnline || ms ? ({ onFocus, onOnline, intervalMs } as RefetchOptions) : undefined;
+  checkFields(value, RULES, 'refetch option', 'refetch.');
+  const { onFocus, onOnline, intervalMs } = value as RefetchOptions;
+  return onFocus || onOnline || intervalMs ? { onFocus, onOnline, intervalMs } : undefined;
 }
 
 /**
@@ -79,7 +66,7 @@ export function armRefetch(
 ): () => void {
   const { refetch, scheduler } = deps;
   const { window: win, document: doc, navigator: nav } = deps.target ?? (globalThis as RefetchTarget);
-  const teardowns: (() => void)[] = [];
+  const teardown = new Subscription();
   let last = -Infinity;
 
   const onSignal = (): void => {
@@ -92,9 +79,8 @@ export function armRefetch(
     refetch();
   };
   const listen = (on: Listenable | undefined, type: string, listener: () => void): void => {
-    if (!on) return;
-    on.addEventListener(type, listener);
-    teardowns.push(() => on.removeEventListener(type, listener));
+    on?.addEventListener(type, listener);
+    teardown.add(() => on?.removeEventListener(type, listener));
   };
 
   if (options.onFocus) {
@@ -108,10 +94,7 @@ export function armRefetch(
       this.schedule(undefined, every);
       refetch();
     };
-    const timer = inBackground(scheduler).schedule(tick, every);
-    teardowns.push(() => timer.unsubscribe());
+    teardown.add(inBackground(scheduler).schedule(tick, every));
   }
-  return () => {
-    for (const teardown of teardowns.splice(0)) teardown();
-  };
+  return () => teardown.unsubscribe();
 }

@@ -36,7 +36,8 @@ export function answerError(
   const hint =
     status === 401 || status === 403
       ? CHECK_HEADERS
-      : status === 404 || /html/i.test(type ?? '') || /^\s*</.test(text)
+      : // A missing type reads as "null", which is not html.
+        status === 404 || /html/i.test(type as string) || /^\s*</.test(text)
         ? CHECK_BASE_URL
         : '';
   if (reason !== undefined) {
@@ -59,6 +60,9 @@ export const backendError = (envelope: Envelope, where: string, headers: HeaderR
       backendCode: envelope.code,
     },
   );
+
+// A system error code (`ECONNREFUSED`), on the error or its cause.
+const CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
 
 // What a user can act on, for the commonest system error codes (Node,
 // node-fetch, undici); any other code is shown as it is.
@@ -89,9 +93,7 @@ export function fetchError(
   const shaped = (value: unknown, shape: RegExp) =>
     typeof value === 'string' && shape.test(value) && redact(value, headers) === value ? value : undefined;
   const name = shaped(error.name, /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/) ?? 'Error';
-  const code = [error.code, (Object(error.cause) as { code?: unknown }).code]
-    .map((item) => shaped(item, /^[A-Z][A-Z0-9_]{1,63}$/))
-    .find(Boolean);
+  const code = shaped(error.code, CODE) ?? shaped((Object(error.cause) as { code?: unknown }).code, CODE);
   const cause: Error & { code?: string } = new Error(
     quotable(typeof error.message === 'string' ? error.message : String(thrown), headers, 300),
   );

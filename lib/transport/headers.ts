@@ -11,7 +11,7 @@ const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** An `invalid_argument` error, which is never retried. */
 export const invalid = (message: string): BillingError => new BillingError('invalid_argument', message);
 
-const isText = (item: unknown) => typeof item === 'string';
+const MUST = 'headers must be a record of strings, a Headers, or a function giving one';
 
 /**
  * The headers of one attempt, checked: a record of strings (itself, not a
@@ -19,22 +19,18 @@ const isText = (item: unknown) => typeof item === 'string';
  * counts too. Throws `invalid_argument`, never retried.
  */
 export function checkedHeaders(value: unknown): HeaderRecord {
-  let record: Record<string, unknown> | undefined;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const { forEach, get } = value as Partial<Headers>;
-    record = value as Record<string, unknown>;
-    if (typeof forEach === 'function' && typeof get === 'function') {
-      const copy: Record<string, unknown> = {};
-      forEach.call(value, (item: unknown, name: string) => (copy[name] = item));
-      record = copy;
-    }
-    if (!Object.values(record).every(isText)) record = undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(MUST);
+  let record = value as Record<string, unknown>;
+  const { forEach, get } = value as Partial<Headers>;
+  if (typeof forEach === 'function' && typeof get === 'function') {
+    const copy: Record<string, unknown> = (record = {});
+    forEach.call(value, (item: unknown, name: string) => (copy[name] = item));
   }
-  if (record === undefined) throw invalid('headers must be a record of strings, a Headers, or a function giving one');
   // Names are quoted only when valid, values never: a value is usually a credential.
   for (const [name, item] of Object.entries(record)) {
+    if (typeof item !== 'string') throw invalid(MUST);
     if (!TOKEN.test(name)) throw invalid('headers: a name is not a valid HTTP name');
-    if (!VALUE.test(item as string)) throw invalid(`headers: "${name}" has a character fetch refuses (CR, LF, NUL...)`);
+    if (!VALUE.test(item)) throw invalid(`headers: "${name}" has a character fetch refuses (CR, LF, NUL...)`);
   }
   return record as HeaderRecord;
 }

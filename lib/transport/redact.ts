@@ -15,7 +15,7 @@ const CONTROL = /[\u0000-\u001f\u007f]+/g;
 // `user:token` is caught too.
 function encodingsOf(piece: string): string[] {
   const url = encodeURIComponent(piece);
-  const out = [url, url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()), url.replace(/%20/g, '+')];
+  const out = [url, url.replace(/%../g, (hex) => hex.toLowerCase()), url.replace(/%20/g, '+')];
   try {
     for (let shift = 0; shift < 3; shift++) {
       const core = btoa('\0'.repeat(shift) + piece).slice(

@@ -30,7 +30,7 @@ export const isRetryable = ({ code, status = 0 }: BillingError): boolean =>
 export function parseRetryAfter(value: string | null, date: string | null, maxMs: number): number | undefined {
   const text = (value ?? '').trim();
   const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - Date.parse(date ?? '');
-  return Number.isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), maxMs);
+  return isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), maxMs);
 }
 
 /** Exponential backoff with full jitter, or the server's `Retry-After`. */
