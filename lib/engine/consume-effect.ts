@@ -20,9 +20,13 @@ export interface ConsumeContext extends LoadContext {
   readonly exclusive: Exclusive | undefined;
   /** Records a consume before its POST goes out; absent without reload safety. */
   readonly journal: ((externalId: string) => void) | undefined;
+  /** Forgets a journaled consume once its caller has the outcome (only this client's own entries). */
+  readonly forget: (externalId: string) => void;
   readonly balance: Flight<number>;
   /** Where the next consume waits for its turn. */
   tail: Promise<void>;
+  /** The consumes whose caller is still waiting, each by its `stop`, so `dispose()` settles every one. */
+  readonly live: Set<(error: BillingError) => void>;
 }
 
 /** One `consume()`: what it learns on the way, and how its caller is settled. */
@@ -115,3 +119,61 @@ export async function runConsume(context: ConsumeContext, call: ConsumeCall): Pr
     next();
   }
 }
+
+/**
+ * Starts one `consume()` that goes past the engine's free-period shortcut: its
+ * call, settled once by whoever comes first (the consume, the caller's abort,
+ * `dispose()`), then {@link runConsume}. `replay` marks a consume an earlier
+ * page left unanswered.
+ */
+export const startConsume = (
+  context: ConsumeContext,
+  externalId: string | undefined,
+  signal: AbortSignal | undefined,
+  replay: boolean,
+): Promise<BillingConsumeResult> =>
+  new Promise((resolve, reject) => {
+    const { live } = context;
+    // Its own controller: nothing another consume does aborts this one (issue 17).
+    const controller = new AbortController();
+    const call: ConsumeCall = {
+      externalId,
+      replay,
+      signal: controller.signal,
+      open: false,
+      charged: false,
+      done: false,
+      end(failure) {
+        if (call.done) return;
+        call.done = true;
+        live.delete(stop);
+        signal?.removeEventListener('abort', abort);
+        const { result = null, externalId: id, charged, open } = call;
+        // The one place a consume's error gets its externalId.
+        let error: BillingError | null = null;
+        if (!result) {
+          const thrown = call.error ?? failure;
+          error =
+            thrown instanceof BillingError ? thrown : new BillingError('network', 'Unexpected failure of consume');
+          if (id !== undefined && error.externalId === undefined) error = error.withExternalId(id);
+        }
+        context.dispatch({ type: 'consume/settled', externalId: id ?? null, result, error, charged, open });
+        // The caller has the outcome (or was told the client is gone): nothing is left to replay.
+        if (id !== undefined) context.forget(id);
+        if (result) resolve(result);
+        else reject(error);
+      },
+    };
+    // Until the backend has answered, an abort fails the call; after, the answer stands.
+    const stop = (error: BillingError) => {
+      call.end(error);
+      controller.abort();
+    };
+    const abort = () => stop(new BillingError('aborted', 'consume() was aborted'));
+    live.add(stop);
+    if (signal?.aborted) abort();
+    else {
+      signal?.addEventListener('abort', abort);
+      void runConsume(context, call);
+    }
+  });

@@ -10,14 +10,14 @@ import type { BillingEvent } from '../events/billing-event';
 import { createEventHub } from '../events/event-hub';
 import { eventsOf } from '../events/event-of';
 import type { RecoveredConsume } from '../feature-types';
-import { inBackground } from '../scheduler';
 import { restoreAction, toSnapshot, type BillingSnapshot } from '../snapshot';
 import type { BillingStatus } from '../status/billing-status';
 import type { BillingApi } from '../transport/billing-api';
 import type { BillingCheckResult, BillingConsumeResult, ConsumeOptions, GetUsageOptions, UsageInfo } from '../types';
 import { invalidOptions } from './call-options';
-import { runConsume, unchargedResult, type ConsumeCall, type ConsumeContext } from './consume-effect';
+import { startConsume, unchargedResult, type ConsumeContext } from './consume-effect';
 import type { FeatureParts } from './feature';
+import { freePeriodTimer } from './free-period-timer';
 import { fetchBalance, fetchUsage, flight } from './loads';
 import { freePeriodRemainingView, statusView } from './views';
 
@@ -76,8 +76,6 @@ export class Engine {
     const changes = new Subject<UsageInfo>();
     const hub = createEventHub(setup.onEvent);
     const teardown = new Subscription();
-    // Consumes whose caller is still waiting, so dispose settles each one.
-    const live = new Set<(error: BillingError) => void>();
     const part = <K extends keyof FeatureParts>(key: K) => features.find((parts) => parts[key])?.[key];
     const journal = part('journal');
     // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
@@ -88,31 +86,15 @@ export class Engine {
     let disposed = false;
     let shown: UsageInfo | null = null;
     let seq = 0;
-    let queued = 0;
-    // The timer that ends the free period, and the end it was armed for.
-    let timer: Subscription | undefined;
-    let armed = 0;
     // A free-period answer kept while the free count it shows holds, so a burst allocates nothing.
     let free: { result: BillingConsumeResult; promise: Promise<BillingConsumeResult>; action: BillingAction } | null =
       null;
 
-    // One timer on the scheduler per free period, none while none is active (in Node it must not keep
-    // the process alive). A charge that moves the end later keeps it: when it fires, it aims again.
-    const arm = (end: number | null) => {
-      if (end !== null && timer && end >= armed) return;
-      timer?.unsubscribe();
-      timer = undefined;
-      if (end === null) return;
-      armed = end;
-      timer = inBackground(scheduler).schedule(
-        () => {
-          timer = undefined;
-          if (state().freePeriodEnd === end) dispatch({ type: 'freePeriod/ended', end });
-          else arm(state().freePeriodEnd);
-        },
-        Math.max(0, end - now()),
-      );
-    };
+    const timer = freePeriodTimer(
+      scheduler,
+      () => state().freePeriodEnd,
+      (action) => dispatch(action),
+    );
 
     /** Applies a fact: the reducer, then the views, the events, and the effects watching action$ (DevTools is one). */
     const dispatch = (action: BillingAction): void => {
@@ -120,7 +102,7 @@ export class Engine {
       const before = state();
       const after = reduce(before, action);
       if (after !== before) {
-        if (after.freePeriodEnd !== before.freePeriodEnd) arm(after.freePeriodEnd);
+        if (after.freePeriodEnd !== before.freePeriodEnd) timer.arm(after.freePeriodEnd);
         state$.next(after);
         const usage = toUsageInfo(after, now());
         if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
@@ -145,58 +127,17 @@ export class Engine {
           journaled.add(externalId);
           journal.add(externalId);
         }),
+      forget: (externalId) => {
+        if (journaled.delete(externalId)) journal?.remove(externalId);
+      },
       balance: flight((controller) => fetchBalance(context, controller)),
       tail: Promise.resolve(),
+      live: new Set(),
     };
     const usage = flight((controller) => fetchUsage(context, controller));
 
     const submit = (externalId: string | undefined, signal: AbortSignal | undefined, replay: boolean) =>
-      new Promise<BillingConsumeResult>((resolve, reject) => {
-        // Its own controller: nothing another consume does aborts this one (issue 17).
-        const controller = new AbortController();
-        const call: ConsumeCall = {
-          externalId,
-          replay,
-          signal: controller.signal,
-          open: false,
-          charged: false,
-          done: false,
-          end(failure) {
-            if (call.done) return;
-            call.done = true;
-            live.delete(stop);
-            queued--;
-            signal?.removeEventListener('abort', abort);
-            const { result = null, externalId: id, charged, open } = call;
-            // The one place a consume's error gets its externalId.
-            let error: BillingError | null = null;
-            if (!result) {
-              const thrown = call.error ?? failure;
-              error =
-                thrown instanceof BillingError ? thrown : new BillingError('network', 'Unexpected failure of consume');
-              if (id !== undefined && error.externalId === undefined) error = error.withExternalId(id);
-            }
-            dispatch({ type: 'consume/settled', externalId: id ?? null, result, error, charged, open });
-            // The caller has the outcome (or was told the client is gone): nothing is left to replay.
-            if (id !== undefined && journaled.delete(id)) journal?.remove(id);
-            if (result) resolve(result);
-            else reject(error);
-          },
-        };
-        // Until the backend has answered, an abort fails the call; after, the answer stands.
-        const stop = (error: BillingError) => {
-          call.end(error);
-          controller.abort();
-        };
-        const abort = () => stop(new BillingError('aborted', 'consume() was aborted'));
-        queued++;
-        live.add(stop);
-        if (signal?.aborted) abort();
-        else {
-          signal?.addEventListener('abort', abort);
-          void runConsume(context, call);
-        }
-      });
+      startConsume(context, externalId, signal, replay);
 
     const assertLive = () => {
       if (disposed) throw disposedError();
@@ -256,7 +197,8 @@ export class Engine {
         const externalId = options?.externalId;
         const signal = options?.signal;
         // A free period with nothing queued: answered at once, no request, no id, nothing built.
-        if (queued > 0 || signal?.aborted || !inFreePeriod(state(), now())) return submit(externalId, signal, false);
+        if (context.live.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
+          return submit(externalId, signal, false);
         if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
           const result = Object.freeze(unchargedResult(state()));
           free = { result, promise: Promise.resolve(result), action: { ...UNSENT, result, error: null } };
@@ -268,11 +210,11 @@ export class Engine {
         if (disposed) return;
         // Pending calls settle first (an answered consume with its answer) and clear the journal,
         // synchronously; then the effects, the requests and the timers go.
-        live.forEach((stop) => stop(disposedError()));
+        context.live.forEach((stop) => stop(disposedError()));
         disposed = true;
         usage.stop(disposedError());
         context.balance.stop(disposedError());
-        timer?.unsubscribe();
+        timer.stop();
         teardown.unsubscribe();
         recovery?.stop();
         hub.complete();
