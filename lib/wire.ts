@@ -6,11 +6,6 @@
 
 /**
  * The paths of the three backend calls.
- *
- * @example
- * ```ts
- * const url = `${baseUrl}${PATHS.balance}`;
- * ```
  */
 export const PATHS = {
   freeTrialCount: '/ai/v5/service/free_trial/count',

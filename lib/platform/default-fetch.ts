@@ -8,10 +8,5 @@ import type { FetchLike } from '../types';
 
 /**
  * `cross-fetch`, unless the caller injected a fetch.
- *
- * @example
- * ```ts
- * const response = await defaultFetch('https://billing.example/health');
- * ```
  */
 export const defaultFetch: FetchLike = crossFetch as FetchLike;
