@@ -116,3 +116,6 @@ export class BillingError extends Error {
 export function isBillingError(error: unknown, code?: BillingErrorCode): error is BillingError {
   return isBranded(error) && (code === undefined || (error as BillingError).code === code);
 }
+
+/** The error of a call its caller's signal aborted (a request, or a wait for one). */
+export const abortedError = (): BillingError => new BillingError('aborted', 'The call was aborted');

@@ -136,9 +136,6 @@ export class Engine {
     };
     const usage = flight((controller) => fetchUsage(context, controller));
 
-    const submit = (externalId: string | undefined, signal: AbortSignal | undefined, replay: boolean) =>
-      startConsume(context, externalId, signal, replay);
-
     const assertLive = () => {
       if (disposed) throw disposedError();
     };
@@ -153,7 +150,7 @@ export class Engine {
     for (const effect of features.flatMap((parts) => parts.effects ?? [])) {
       teardown.add(effect(action$, state$, deps).subscribe(dispatch));
     }
-    teardown.add(recovery?.start((externalId) => submit(externalId, undefined, true)));
+    teardown.add(recovery?.start((externalId) => startConsume(context, externalId, undefined, true)));
     Object.assign(this, {
       assertLive,
       changes$: changes.asObservable(),
@@ -198,7 +195,7 @@ export class Engine {
         const signal = options?.signal;
         // A free period with nothing queued: answered at once, no request, no id, nothing built.
         if (context.live.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
-          return submit(externalId, signal, false);
+          return startConsume(context, externalId, signal, false);
         if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
           const result = Object.freeze(unchargedResult(state()));
           free = { result, promise: Promise.resolve(result), action: { ...UNSENT, result, error: null } };

@@ -1,5 +1,5 @@
 import type { BillingAction } from '../core/actions';
-import { BillingError } from '../errors';
+import { BillingError, abortedError } from '../errors';
 import type { BillingApi } from '../transport/billing-api';
 
 /** What a request of the engine uses of its client. */
@@ -19,8 +19,6 @@ export interface Flight<T> {
   stop(error: unknown): void;
 }
 
-const aborted = () => new BillingError('aborted', 'The call was aborted');
-
 /**
  * A caller's abort rejects that caller; the request itself is aborted only
  * once every caller left. Nothing is shared with any other request.
@@ -32,7 +30,7 @@ export function flight<T>(start: (controller: AbortController) => Promise<T>): F
   const stops = new Set<(error: unknown) => void>();
   return {
     join(signal, fresh) {
-      if (signal?.aborted) return Promise.reject(aborted());
+      if (signal?.aborted) return Promise.reject(abortedError());
       let joined = fresh ? null : current;
       if (joined === null) {
         const controller = new AbortController();
@@ -57,7 +55,7 @@ export function flight<T>(start: (controller: AbortController) => Promise<T>): F
         const leave = () => {
           done();
           if (--flown.waiting === 0) flown.controller.abort();
-          reject(aborted());
+          reject(abortedError());
         };
         stops.add(kill);
         signal?.addEventListener('abort', leave);

@@ -1,4 +1,4 @@
-import { BillingError } from '../errors';
+import { BillingError, abortedError } from '../errors';
 import type { Call, CallContext, CallOptions } from './config';
 import { decodeEnvelope } from './decode';
 import { answerError, fetchError } from './failure';
@@ -9,8 +9,6 @@ import { isRetryable, retryDelayMs } from './retry-policy';
 export type { Call, CallContext, CallOptions, ReadEnvelope, RetryNotice, TransportConfig } from './config';
 
 const JSON_TYPE = 'application/json';
-const aborted = () => new BillingError('aborted', 'The call was aborted');
-
 /**
  * Sends one request: headers, a timeout per attempt, retries, 401 recovery;
  * resolves with what the call's `read` makes of the envelope. Each attempt has its own
@@ -46,11 +44,11 @@ export async function request<T>(
         done();
         controller?.abort();
         if (error instanceof BillingError) reject(error);
-        else if (error) reject(aborted());
+        else if (error) reject(abortedError());
         else resolve(undefined as R);
       };
       const timer = scheduler.schedule(() => stop(late()), ms);
-      if (signal?.aborted) stop(aborted());
+      if (signal?.aborted) stop(abortedError());
       else signal?.addEventListener('abort', stop);
       work.finally(done).then(resolve, reject);
     });
@@ -64,7 +62,7 @@ export async function request<T>(
     let failure: BillingError;
     attempts += 1;
     try {
-      if (signal?.aborted) throw aborted();
+      if (signal?.aborted) throw abortedError();
       // One controller and one timer per attempt, covering the headers and the whole exchange.
       const controller = new AbortController();
       const attempt = async () => {
@@ -77,7 +75,7 @@ export async function request<T>(
             throw invalid('The headers option function threw or rejected');
           }
           // Timed out or aborted while waiting: this attempt is over, nothing is sent.
-          if (controller.signal.aborted) throw aborted();
+          if (controller.signal.aborted) throw abortedError();
           headers = checkedHeaders(given);
         } else if (option !== undefined) {
           // A record or a Headers may change between attempts, so it is checked each time.
