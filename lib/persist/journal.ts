@@ -89,19 +89,23 @@ export function pageJournal(
     write(entries.map((e) => (mine.includes(e) ? { ...e, owner: pageId } : e)));
     return [...new Set(mine.map((e) => e.id))];
   };
-  const leftOver = async (): Promise<string[]> => {
+  // `signal` is the wait's: once it aborts (the client was disposed) nothing is claimed, and the
+  // journal's lock, if not yet granted, is no longer asked for.
+  const leftOver = async (signal: AbortSignal): Promise<string[]> => {
     if (perTab) {
       if (previous === null) return [];
-      if (await lockFree(locks, pageLock(previous))) return claim((owner) => owner === previous);
+      const free = await lockFree(locks, pageLock(previous));
+      if (signal.aborted) return [];
+      if (free) return claim((owner) => owner === previous);
       // A duplicate of a live tab: its entries are that tab's to finish.
       write(read().filter((e) => e.owner !== previous));
       return [];
     }
-    return locks.request(`${base}:journal`, {}, async () => {
+    return locks.request(`${base}:journal`, { signal }, async () => {
       const owners = [...new Set(read().map((e) => e.owner))].filter((owner) => owner !== pageId);
       const gone = new Set<string>();
       for (const owner of owners) if (await lockFree(locks, pageLock(owner))) gone.add(owner);
-      return claim((owner) => gone.has(owner));
+      return signal.aborted ? [] : claim((owner) => gone.has(owner));
     });
   };
   return {
@@ -117,10 +121,13 @@ export function pageJournal(
       },
       pending: () =>
         new Observable<readonly string[]>((subscriber) => {
-          leftOver().then(
+          const wait = new AbortController();
+          // A manager that throws rather than rejects counts as one that failed: nothing to replay.
+          new Promise<string[]>((resolve) => resolve(leftOver(wait.signal))).then(
             (ids) => (subscriber.next(ids), subscriber.complete()),
             () => (subscriber.next([]), subscriber.complete()),
           );
+          return () => wait.abort();
         }),
     },
     effect: () => new Observable(() => holdLock(locks, pageLock(pageId))),

@@ -12,11 +12,41 @@ const abortError = () => Object.assign(new Error('The request was aborted'), { n
  * The one Web Locks stand-in (exclusive mode, `ifAvailable`, `signal`,
  * `query()`), shared by the pages of one origin: requests wait in order, a
  * lock is held until its callback's promise settles, and a page that dies
- * loses its locks and its place in line, as in a browser.
+ * loses its locks and its place in line, as in a browser. With `paused`, a
+ * free lock is granted only when the test says (`grant`), in the order it
+ * picks: a lock manager slower than the page, as a busy browser process is.
  */
 export class FakeLocks {
   private readonly held = new Map<string, { tab: number; release: () => void }>();
   private waiting: Request[] = [];
+  /** While true, no request is granted until `grant()`. */
+  paused = false;
+
+  /** The names of the locks held now, in the order they were granted. */
+  heldNames(): string[] {
+    return [...this.held.keys()];
+  }
+
+  /** The names of the requests waiting now (`ifAvailable` ones never wait), in the order asked. */
+  pendingNames(): string[] {
+    return this.waiting.map((request) => request.name);
+  }
+
+  /**
+   * Grants each waiting request whose lock is free, newest first with `newestFirst`
+   * (an order a browser may also pick across names); returns how many were granted.
+   */
+  grant({ newestFirst = false }: { readonly newestFirst?: boolean } = {}): number {
+    const order = newestFirst ? [...this.waiting].reverse() : [...this.waiting];
+    let granted = 0;
+    for (const request of order) {
+      if (this.held.has(request.name) || !this.waiting.includes(request)) continue;
+      this.waiting = this.waiting.filter((r) => r !== request);
+      request.grant();
+      granted += 1;
+    }
+    return granted;
+  }
 
   /** The lock manager one page sees (its `navigator.locks`). */
   forTab(tab: number): LocksLike {
@@ -61,6 +91,8 @@ export class FakeLocks {
           this.waiting = this.waiting.filter((r) => r !== asked);
           reject(abortError());
         };
+        // Free, and asked only if available: granted at once, paused or not (it never waits).
+        if (ifAvailable === true) return asked.grant();
         signal?.addEventListener('abort', abort, { once: true });
         this.waiting.push(asked);
         this.next(name);
@@ -69,6 +101,7 @@ export class FakeLocks {
   }
 
   private next(name: string): void {
+    if (this.paused) return;
     const first = this.held.has(name) ? undefined : this.waiting.find((r) => r.name === name);
     if (first === undefined) return;
     this.waiting = this.waiting.filter((r) => r !== first);
