@@ -42,7 +42,7 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
       const perTab = options?.perTab ?? storage === (globalThis as { sessionStorage?: unknown }).sessionStorage;
       const safe = new SafeStorage(storage);
       const { journal, effect } = pageJournal(safe, setup, locks, perTab);
-      const periods = periodStore(safe, `unified-billing:${setup.scope}:periods`, setup);
+      const periods = periodStore(safe, `unified-billing:${setup.scope}:periods`, setup, perTab);
       return { effects: [effect, periods], journal, recovery: new Replays(journal) };
     },
   };

@@ -69,8 +69,8 @@ afterAll(async () => {
 
 const cycle = (from: number, to: number) =>
   page.evaluate(
-    ([a, b]) => (window as unknown as { cycle(a: number, b: number): Promise<void> }).cycle(a, b),
-    [from, to],
+    (range) => (window as unknown as { cycle(a: number, b: number): Promise<void> }).cycle(range.from, range.to),
+    { from, to },
   );
 const locksLeft = () => page.evaluate(() => (window as unknown as { locksLeft(): Promise<string[]> }).locksLeft());
 

@@ -21,7 +21,13 @@ export interface PageOptions {
   /** The storage is the tab's own (`sessionStorage`); default shared (`localStorage`). */
   readonly perTab?: boolean;
   readonly client?: Partial<ClientOptions>;
+  /** How the page was reached (`performance.getEntriesByType('navigation')`); none by default, as in Node. */
+  readonly navigation?: 'navigate' | 'reload';
+  /** How long before now the page's navigation started: its monotonic clock reads that much at start. */
+  readonly startedMsAgo?: number;
 }
+
+type PageListener = (event: { persisted?: boolean }) => void;
 
 /**
  * A browser in Node: pages on one virtual timeline and one wall clock (which a
@@ -41,6 +47,9 @@ export class Browser {
   /** Requests (of one page, or all) wait before the backend or after it applied them, until `release()`. */
   hold: { readonly at: 'requests' | 'answers'; readonly page?: Page } | null = null;
   private held: Array<() => void> = [];
+  private readonly options = new Map<number, PageOptions>();
+  /** Each page's `window` listeners (pagehide, pageshow), by page. */
+  private readonly windows = new Map<number, Map<string, Set<PageListener>>>();
   private readonly restore = installFakeChannel(() => this.hub);
 
   constructor(
@@ -54,22 +63,74 @@ export class Browser {
 
   open(options: PageOptions = {}): Page {
     const index = this.pages.length;
-    const scheduler = new TabScheduler(this.clock, this.wallNow, this.clock.now() - 1_000 * (index + 7));
+    const origin = this.clock.now() - (options.startedMsAgo ?? 1_000 * (index + 7));
+    const scheduler = new TabScheduler(this.clock, this.wallNow, origin);
+    this.options.set(index, options);
     const locks = this.platform.webLocks === false ? null : this.locks.forTab(index);
     const { storage, perTab = false } = options;
     this.hub.creating = { tab: index, busy: () => scheduler.isBusy, dead: () => scheduler.isDead };
-    const client = createClient({
-      baseUrl: BASE_URL,
-      appKey: 'poster',
-      scheduler,
-      fetch: this.fetchFor(index, scheduler),
-      ...(options.sync === true ? { sync: tabSync({ locks }) } : {}),
-      ...(storage === undefined ? {} : { storage: reloadSafe(storage, { locks, perTab }) }),
-      ...options.client,
-    });
+    const undo = this.asPage(index, options.navigation);
+    const client = (() => {
+      try {
+        return createClient({
+          baseUrl: BASE_URL,
+          appKey: 'poster',
+          scheduler,
+          fetch: this.fetchFor(index, scheduler),
+          ...(options.sync === true ? { sync: tabSync({ locks }) } : {}),
+          ...(storage === undefined ? {} : { storage: reloadSafe(storage, { locks, perTab }) }),
+          ...options.client,
+        });
+      } finally {
+        undo();
+      }
+    })();
     this.hub.creating = null;
     this.pages.push({ ...client, index, scheduler });
     return this.pages[index] as Page;
+  }
+
+  /**
+   * A reload of `page`: its `pagehide` listeners run (unless `hidden` is false: a crash), it dies,
+   * and a page on the same options starts whose navigation began `navigationMs` before now.
+   */
+  reload(page: Page, { navigationMs = 300, hidden = true } = {}): Page {
+    if (hidden) this.hide(page);
+    this.kill(page);
+    return this.open({ ...this.options.get(page.index), navigation: 'reload', startedMsAgo: navigationMs });
+  }
+
+  /** Runs the `pagehide` listeners of `page`. */
+  hide(page: Page, persisted = false): void {
+    this.windows
+      .get(page.index)
+      ?.get('pagehide')
+      ?.forEach((listener) => listener({ persisted }));
+  }
+
+  /** How many `window` listeners the pages still have. */
+  windowListeners(): number {
+    return [...this.windows.values()].flatMap((types) => [...types.values()]).reduce((n, set) => n + set.size, 0);
+  }
+
+  // While a page's client is created, `globalThis` is that page's window: its listeners and its navigation.
+  private asPage(index: number, navigation: PageOptions['navigation']): () => void {
+    const types = new Map<string, Set<PageListener>>();
+    this.windows.set(index, types);
+    const set = (type: string) => types.get(type) ?? types.set(type, new Set()).get(type) ?? new Set();
+    const page = globalThis as Record<string, unknown>;
+    const perf = performance as unknown as Record<string, unknown>;
+    const saved = { add: page['addEventListener'], remove: page['removeEventListener'] };
+    page['addEventListener'] = (type: string, listener: PageListener) => set(type).add(listener);
+    page['removeEventListener'] = (type: string, listener: PageListener) => set(type).delete(listener);
+    perf['getEntriesByType'] = (type: string) => (type === 'navigation' && navigation ? [{ type: navigation }] : []);
+    return () => {
+      delete perf['getEntriesByType'];
+      if (saved.add === undefined) delete page['addEventListener'];
+      else page['addEventListener'] = saved.add;
+      if (saved.remove === undefined) delete page['removeEventListener'];
+      else page['removeEventListener'] = saved.remove;
+    };
   }
 
   private fetchFor(page: number, scheduler: TabScheduler): FetchLike {

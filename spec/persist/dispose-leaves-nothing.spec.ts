@@ -23,7 +23,7 @@ class Platform {
     this.patch('window', target('window'));
     this.patch('document', target('document'));
     // Over the browser helper's fake channel: every channel a client opens is seen here.
-    const global = globalThis as { BroadcastChannel?: new (name: string) => { closed: boolean } };
+    const global = globalThis as unknown as { BroadcastChannel?: new (name: string) => { closed: boolean } };
     const Fake = global.BroadcastChannel as new (name: string) => { closed: boolean };
     const seen = this.channels;
     this.patch('BroadcastChannel', function BroadcastChannel(name: string) {
@@ -97,7 +97,7 @@ describe.each(COMBINATIONS)('dispose() with %s, refetch and DevTools on', (_labe
     held: browser.locks.heldNames(),
     pending: browser.locks.pendingNames(),
     channels: platform.channels.filter((channel) => !channel.closed).length,
-    listeners: platform.listening(),
+    listeners: [...platform.listening(), ...(browser.windowListeners() > 0 ? ['pagehide/pageshow'] : [])],
     timers: browser.clock.pending,
     devtools: platform.connections.opened - platform.connections.closed,
   });
@@ -113,6 +113,16 @@ describe.each(COMBINATIONS)('dispose() with %s, refetch and DevTools on', (_labe
   it('disposed before any lock was granted: nothing is left asked for, and a late grant holds nothing', async () => {
     const page = open();
     await browser.settle();
+    // What is counted is there while the client lives.
+    expect(leftOver()).toMatchObject({
+      // The page's lock (reloadSafe), and the journal's in a shared storage, not granted while paused.
+      pending: combination.storage === undefined ? [] : expect.arrayContaining([expect.stringContaining(':page:')]),
+      timers: 1,
+      devtools: 1,
+      channels: combination.sync === true ? 1 : 0,
+      listeners: expect.arrayContaining(['window:focus', 'window:online', 'document:visibilitychange']),
+    });
+    if (combination.storage !== undefined) expect(browser.windowListeners()).toBe(2);
     page.billing.dispose();
     await browser.settle();
     expect(leftOver()).toEqual(NOTHING);

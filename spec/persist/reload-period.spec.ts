@@ -51,7 +51,7 @@ describe('reloadSafe: the free period', () => {
     expect(browser.count(PATH.consume)).toBe(2);
   });
 
-  it('a page started after the wall clock was set back a minute is not free', async () => {
+  it('a page that died without a word (a crash), then the wall clock set back a minute: the next page is not free', async () => {
     browser = new Browser();
     const storage = new MemoryStorage();
     const first = browser.open({ storage, perTab: true });
@@ -87,9 +87,9 @@ describe('reloadSafe: the free period', () => {
       0,
     ],
     [
-      'an hour left on a charge 10 s ago: 20 s, 30 s after the charge',
-      (wall: number) => ({ c: wall - 10_000, w: wall, l: 3_600_000 }),
-      20,
+      '20 s left written 10 s ago while its page went away, read by a page not reloaded: 10 s, by the wall clock',
+      (wall: number) => ({ w: wall - 10_000, l: 20_000, m: 5, k: 'another-document', h: 1 }),
+      10,
     ],
     ['garbage: none', () => 'not-a-period', 0],
   ])('a stored period with %s', async (_label, stored, left) => {
@@ -110,5 +110,117 @@ describe('reloadSafe: the free period', () => {
     expect(bob.billing.check().reason).not.toBe('free_period');
     browser.kill(alice);
     expect(browser.open({ storage, client: { scope: 'alice' } }).billing.check().reason).toBe('free_period');
+  });
+});
+
+// Issue 23, item 7: clock steps cost neither side. The time left is stored as measured on the page's
+// monotonic clock, written last at pagehide; a reload dates it by its own age (its navigation started
+// before the old page went away), so no wall-clock step between the last beat and the restore matters.
+describe('reloadSafe(sessionStorage): a reload after the wall clock stepped', () => {
+  const STEPS: ReadonlyArray<[string, number]> = [
+    ['back 3 s', -3_000],
+    ['back 1 h', -3_600_000],
+    ['forward 3 s', 3_000],
+    ['forward 1 h', 3_600_000],
+  ];
+  const WHEN: ReadonlyArray<[string, boolean]> = [
+    ['between the last beat and the reload', false],
+    ['between the charge and the last beats', true],
+  ];
+
+  describe.each(WHEN)('the step %s', (_when, early) => {
+    it.each(STEPS)(
+      "%s: the reloaded page keeps the time actually left, ending within 1 s before the charge's 30 s",
+      async (_label, step) => {
+        browser = new Browser();
+        const storage = new MemoryStorage();
+        const first = browser.open({ storage, perTab: true });
+        await first.billing.consume();
+        const chargedAt = browser.clock.now();
+        if (early) {
+          await browser.advance(2_000);
+          browser.wallOffset += step;
+        }
+        // 10.4 s in: the last beat is 400 ms old when the reload starts.
+        await browser.advance(early ? 8_400 : 10_400);
+        if (!early) browser.wallOffset += step;
+        const second = browser.reload(first, { navigationMs: 300 });
+        expect(second.billing.check().reason).toBe('free_period');
+        // 1 s short at most: still free 29 s after the charge.
+        await browser.advance(chargedAt + 29_000 - browser.clock.now());
+        expect(second.billing.check().reason).toBe('free_period');
+        await second.billing.consume();
+        expect(browser.count(PATH.consume)).toBe(1);
+        // Never long: over 30 s after the charge, on the monotonic timeline.
+        await browser.advance(chargedAt + 30_000 - browser.clock.now());
+        expect(second.billing.check().reason).not.toBe('free_period');
+        await second.billing.consume();
+        expect(browser.count(PATH.consume)).toBe(2);
+      },
+    );
+  });
+
+  it('reloaded twice, with a step back before each: the second reload still keeps it (each page stores what it restored)', async () => {
+    browser = new Browser();
+    const storage = new MemoryStorage();
+    const first = browser.open({ storage, perTab: true });
+    await first.billing.consume();
+    const chargedAt = browser.clock.now();
+    await browser.advance(5_000);
+    browser.wallOffset -= 3_600_000;
+    const second = browser.reload(first, { navigationMs: 200 });
+    await browser.advance(5_000);
+    browser.wallOffset -= 3_000;
+    const third = browser.reload(second, { navigationMs: 200 });
+    await browser.advance(chargedAt + 29_000 - browser.clock.now());
+    expect(third.billing.check().reason).toBe('free_period');
+    await browser.advance(1_000);
+    expect(third.billing.check().reason).not.toBe('free_period');
+  });
+
+  it('a slow reload (the new page started 4 s before the old one went away) is short by those 4 s, never long', async () => {
+    browser = new Browser();
+    const storage = new MemoryStorage();
+    const first = browser.open({ storage, perTab: true });
+    await first.billing.consume();
+    const chargedAt = browser.clock.now();
+    await browser.advance(10_000);
+    browser.wallOffset -= 60_000;
+    const second = browser.reload(first, { navigationMs: 4_000 });
+    await browser.advance(chargedAt + 25_999 - browser.clock.now());
+    expect(second.billing.check().reason).toBe('free_period');
+    await browser.advance(1);
+    expect(second.billing.check().reason).not.toBe('free_period');
+  });
+
+  it('what a page wrote going away is dated by age only by the reload that follows it, not by a page reached later', async () => {
+    browser = new Browser();
+    const storage = new MemoryStorage();
+    const first = browser.open({ storage, perTab: true });
+    await first.billing.consume();
+    await browser.advance(5_000);
+    // The tab went to another site for 10 minutes, and came back by a link: not a reload.
+    browser.hide(first);
+    browser.kill(first);
+    await browser.advance(600_000);
+    const back = browser.open({ storage, perTab: true, navigation: 'navigate', startedMsAgo: 300 });
+    expect(back.billing.check().reason).not.toBe('free_period');
+  });
+
+  it('a new client of the same page (dispose, then create: a user switch) dates the period on the shared clock, whatever the wall clock did', async () => {
+    browser = new Browser();
+    const storage = new MemoryStorage();
+    const first = browser.open({ storage, perTab: true });
+    await first.billing.consume();
+    const chargedAt = browser.clock.now();
+    await browser.advance(10_500);
+    browser.wallOffset -= 3_600_000;
+    first.billing.dispose();
+    await browser.advance(2_000);
+    const next = browser.open({ storage, perTab: true, client: { scheduler: first.scheduler } });
+    await browser.advance(chargedAt + 29_999 - browser.clock.now());
+    expect(next.billing.check().reason).toBe('free_period');
+    await browser.advance(1);
+    expect(next.billing.check().reason).not.toBe('free_period');
   });
 });

@@ -1,0 +1,44 @@
+// What the page tells of its own life, read from the platform where it exists (nothing in Node):
+// how this document was reached, and when it is hidden or shown again (`pagehide`, `pageshow`).
+
+interface PageGlobals {
+  readonly addEventListener?: (type: string, listener: (event: { persisted?: boolean }) => void) => void;
+  readonly removeEventListener?: (type: string, listener: (event: { persisted?: boolean }) => void) => void;
+  readonly performance?: { getEntriesByType?: (type: string) => ReadonlyArray<{ readonly type?: unknown }> };
+  readonly document?: { readonly wasDiscarded?: unknown };
+}
+
+/**
+ * Whether this document is a reload of the one before it in this tab (the reload button,
+ * `location.reload()`): that document then went away after this one's navigation started, so
+ * this page's monotonic clock (its origin is the navigation's start) has run at least as long
+ * as the time since the old one's last word. A tab the browser discarded to save memory, then
+ * reloaded, is not: its last page was frozen, not hidden.
+ */
+export function isReload(): boolean {
+  const page = globalThis as PageGlobals;
+  try {
+    if (page.document?.wasDiscarded === true) return false;
+    return page.performance?.getEntriesByType?.('navigation')[0]?.type === 'reload';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Calls `hidden(true)` at `pagehide` and `hidden(false)` at `pageshow` (a page back from the
+ * back/forward cache); returns the function that stops listening. Nothing where there is no page.
+ */
+export function onPageHidden(hidden: (isHidden: boolean) => void): () => void {
+  const page = globalThis as PageGlobals;
+  const { addEventListener: add, removeEventListener: remove } = page;
+  if (typeof add !== 'function' || typeof remove !== 'function') return () => undefined;
+  const onHide = () => hidden(true);
+  const onShow = () => hidden(false);
+  add.call(page, 'pagehide', onHide);
+  add.call(page, 'pageshow', onShow);
+  return () => {
+    remove.call(page, 'pagehide', onHide);
+    remove.call(page, 'pageshow', onShow);
+  };
+}
