@@ -133,12 +133,19 @@ describe(`${CYCLES} create/subscribe/dispose cycles with reloadSafe(sessionStora
     expect(await untilNoLocks()).toEqual([]);
     const baseline = { heap: await heapUsed(), listeners: await listeners() };
 
-    // Each measure sees a live client: its page lock, its channel, its refetch listeners.
+    // Each measure sees a live client: its page lock, its channel, its refetch and pagehide listeners.
     await page.evaluate(() => (window as unknown as { openLive(): void }).openLive());
     expect((await locksLeft()).some((name) => name.includes(':page:'))).toBe(true);
     expect(await liveObjects('BroadcastChannel.prototype')).toBe(1);
     expect(await listeners()).toEqual(
-      [...baseline.listeners, 'document:visibilitychange', 'window:focus', 'window:online'].sort(),
+      [
+        ...baseline.listeners,
+        'document:visibilitychange',
+        'window:focus',
+        'window:online',
+        'window:pagehide',
+        'window:pageshow',
+      ].sort(),
     );
     await page.evaluate(() => (window as unknown as { disposeLive(): void }).disposeLive());
 
