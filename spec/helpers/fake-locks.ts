@@ -21,6 +21,8 @@ export class FakeLocks {
   private waiting: Request[] = [];
   /** While true, no request is granted until `grant()`. */
   paused = false;
+  /** False: a polyfill that ignores `signal`, so a request stays in line once asked. */
+  honorsSignal = true;
 
   /** The names of the locks held now, in the order they were granted. */
   heldNames(): string[] {
@@ -61,7 +63,7 @@ export class FakeLocks {
       callback: (lock: unknown) => Promise<T>,
     ) =>
       new Promise<T>((resolve, reject) => {
-        if (signal?.aborted === true) return reject(abortError());
+        if (signal?.aborted === true && this.honorsSignal) return reject(abortError());
         // Held (or asked for) elsewhere: the callback gets null at once, as the platform's does.
         if (ifAvailable === true && (this.held.has(name) || this.waiting.some((r) => r.name === name))) {
           return void Promise.resolve()
@@ -93,7 +95,7 @@ export class FakeLocks {
         };
         // Free, and asked only if available: granted at once, paused or not (it never waits).
         if (ifAvailable === true) return asked.grant();
-        signal?.addEventListener('abort', abort, { once: true });
+        if (this.honorsSignal) signal?.addEventListener('abort', abort, { once: true });
         this.waiting.push(asked);
         this.next(name);
       });

@@ -156,6 +156,17 @@ describe.each(COMBINATIONS)('dispose() with %s, refetch and DevTools on', (_labe
     expect(leftOver()).toEqual(NOTHING);
   });
 
+  it('a lock manager that ignores abort signals (a polyfill): what it grants after the dispose is let go at once', async () => {
+    browser.locks.honorsSignal = false;
+    const page = open();
+    await browser.settle();
+    page.billing.dispose();
+    await browser.settle();
+    browser.locks.grant({ newestFirst: true });
+    await browser.settle();
+    expect(leftOver()).toEqual(NOTHING);
+  });
+
   it('a hundred clients created, used and disposed while the manager grants nothing: nothing is left', async () => {
     for (let i = 0; i < 100; i++) {
       const page = open();
