@@ -7,7 +7,8 @@ import type { SafeStorage } from './safe-storage';
 
 const FREE_PERIOD_MS = 30_000;
 const BEAT_MS = 1_000;
-const FORGET_MS = 60 * 60 * 1000;
+// Hygiene for what dead pages left in a shared storage; beyond the hour-long steps a record must survive.
+const FORGET_MS = 2 * 60 * 60 * 1000;
 
 /**
  * One page's free period as it last wrote it: `l` ms were left at its monotonic `m` on clock `k`
