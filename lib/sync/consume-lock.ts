@@ -49,7 +49,11 @@ export function consumeLock(
       signal.addEventListener('abort', aborted, { once: true });
       try {
         release = holdLock(locks, name, request.signal, () => {
-          if (!settled) void learn().then(() => settle(null), () => settle(null));
+          if (!settled)
+            void learn().then(
+              () => settle(null),
+              () => settle(null),
+            );
         });
       } catch {
         // A lock manager that throws at once: this consume bills as without Web Locks.
