@@ -116,6 +116,28 @@ describe('the wait for the consume lock is bounded', () => {
     expect(browser.locks.pending).toBe(0);
   });
 
+  it('another tab holding the lock past timeoutMs (its POST held): `timeout`, nothing sent; the next consume is free from its charge', async () => {
+    browser = new Browser();
+    // A's own POST may take its 60 s; B waits for the lock at most its 5 s.
+    const a = browser.open({ sync: true, client: { timeoutMs: 60_000 } });
+    const b = browser.open({ sync: true, client: { timeoutMs: 5_000 } });
+    await browser.settle();
+    browser.hold = { at: 'requests', page: a };
+    const first = a.billing.consume({ externalId: 'a-1' });
+    await browser.settle();
+    const waiting = b.billing.consume({ externalId: 'b-1' }).catch((error: unknown) => error);
+    await browser.settle();
+    await browser.advance(5_000);
+    await expect(waiting).resolves.toMatchObject({ code: 'timeout', externalId: 'b-1' });
+    expect(browser.sent.filter((s) => s.path === PATH.consume).map((s) => s.externalId)).toEqual(['a-1']);
+    expect(browser.locks.pending).toBe(0);
+    browser.release();
+    await expect(first).resolves.toMatchObject({ isCredit: false });
+    await browser.settle();
+    await b.billing.consume({ externalId: 'b-2' });
+    expect(browser.backend.charged).toEqual(['a-1']);
+  });
+
   it("the caller's signal ends the wait at once, and the request is withdrawn", async () => {
     const page = hung();
     const controller = new AbortController();
