@@ -55,7 +55,8 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
     const now = scheduler.now();
     const left = Math.min(remainingMs, FREE_PERIOD_MS);
     for (const [key, end] of adopted) if (end <= now) adopted.delete(key);
-    adopted.set(id, now + left);
+    // The longest end told for this period is the one the reducer keeps, so `ended` can match it.
+    adopted.set(id, Math.max(adopted.get(id) ?? 0, now + left));
     learned.next({ type: 'freePeriod/adopted', now, remainingMs: left });
     waiting.forEach((heard) => heard(true));
   };
@@ -72,7 +73,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   };
   const runningHere = () => {
     const now = scheduler.now();
-    return [...owned.values(), ...[...adopted.values()].map((end) => ({ end }))].some(({ end }) => end > now);
+    return [...owned.values()].some(({ end }) => end > now) || [...adopted.values()].some((end) => end > now);
   };
   // Asks the owners of running periods for their time left; true once one was adopted, false after ASK_MS.
   const ask = (): Promise<boolean> =>
