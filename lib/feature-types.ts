@@ -38,7 +38,10 @@ export interface LocksLike {
     options: { signal?: AbortSignal; ifAvailable?: boolean; mode?: 'exclusive' | 'shared'; steal?: boolean },
     callback: (lock: unknown) => Promise<T>,
   ): Promise<T>;
-  /** The locks held and asked for now; `tabSync` reads the free periods other tabs hold from it. */
+  /**
+   * The locks held and asked for now. Optional: `tabSync` reads it only when a period's owner does not
+   * answer (frozen), and skips entries that are not `{ name: string }`.
+   */
   query?(): Promise<{
     readonly held?: ReadonlyArray<{ readonly name?: string }>;
     readonly pending?: ReadonlyArray<{ readonly name?: string }>;

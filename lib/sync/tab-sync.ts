@@ -2,35 +2,18 @@ import { Observable, Subject } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import type { Quota } from '../core/state';
 import type { Effect } from '../engine/effect';
-import type { Exclusive, FeatureParts, FeatureSetup } from '../engine/feature';
-import { BillingError } from '../errors';
+import type { FeatureParts, FeatureSetup } from '../engine/feature';
 import type { LocksLike } from '../feature-types';
 import { inBackground } from '../scheduler';
-import { holdLock } from '../web-locks';
+import { holdLock, lockFree } from '../web-locks';
+import { openChannel, type SyncChannel } from './channel';
+import { consumeLock } from './consume-lock';
+import { datedPeriods } from './dated-periods';
+import { parseMessage, type SyncMessage } from './messages';
 
 const FREE_PERIOD_MS = 30_000;
-
-/**
- * What tabs tell each other; nothing here is ranked. `period`: a charge at wall
- * time `c` started a free period ending at wall time `e`; `ended`: that period
- * ended on its owner's own clock; `changed`: the backend's quota changed, so
- * each tab fetches its own.
- */
-type SyncMessage =
-  | { readonly kind: 'period'; readonly c: number; readonly e: number }
-  | { readonly kind: 'ended'; readonly c: number }
-  | { readonly kind: 'changed' };
-
-// Another page of the origin may send anything: only well-formed messages count.
-function parse(data: unknown): SyncMessage | null {
-  const m = data as Partial<Record<'kind' | 'c' | 'e', unknown>> | null;
-  if (typeof m !== 'object' || m === null) return null;
-  const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-  if (m.kind === 'changed') return { kind: 'changed' };
-  if (m.kind === 'ended' && finite(m.c)) return { kind: 'ended', c: m.c };
-  if (m.kind === 'period' && finite(m.c) && finite(m.e)) return { kind: 'period', c: m.c, e: m.e };
-  return null;
-}
+// How long a tab waits for the owners of a running period to tell its time left: a live tab answers at once.
+const ASK_MS = 500;
 
 function sameQuota(a: Quota | null, b: Quota | null): boolean {
   if (a === null || b === null) return a === b;
@@ -43,63 +26,86 @@ export interface SyncDeps {
 }
 
 /**
- * Tab sync for one client: the free period a charge starts (a lock held for
- * its length, plus a message) and a "changed" nudge after which each tab
- * refetches its own usage. Under Web Locks, consumes take one lock per scope,
- * and whoever holds it reads the free periods other tabs hold before deciding.
+ * Tab sync for one client. A charge starts a free period its tab owns: it holds
+ * the scope's period lock for exactly its length on its own monotonic clock,
+ * and tells the time left as a duration (`period`), at the charge and to any
+ * tab that asks. Under Web Locks, consumes take one lock per scope; the holder
+ * probes the period lock (`ifAvailable`) and, when it is held by a period it
+ * does not know, asks its owner. Neither needs `query()`; a channel that throws
+ * is no channel; see docs/recipes/cross-tab.md for what each missing API gives up.
  */
 export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): FeatureParts {
-  if (typeof BroadcastChannel !== 'function') return {};
   const { scheduler, wallNow, pageId } = setup;
   const base = `unified-billing:${setup.scope}`;
-  const freePrefix = `${base}:free:`;
+  const periodLock = `${base}:period`;
   // Facts learned outside the action stream (under the consume lock), emitted by the effect.
   const learned = new Subject<BillingAction>();
-  // Local ends of periods adopted from other tabs, by the charge's wall time, to end them when their owner says.
-  const adopted = new Map<number, number>();
+  // Local ends (monotonic) of the periods adopted from other tabs, by id, to end them when their owner says.
+  const adopted = new Map<string, number>();
+  // This tab's own running periods, by id: their end, and how to stop them.
+  const owned = new Map<string, { readonly end: number; readonly stop: (over?: boolean) => void }>();
+  // Who waits for a period to be told (an `ask`): called with true once one was adopted, false if none was.
+  const waiting = new Set<(heard: boolean) => void>();
+  let channel: SyncChannel | null = null;
+  let periods = 0;
 
-  // Dated by the wall clock, the only one pages share, but never trusted beyond the charge's own 30 s:
-  // a clock that reads before the charge stepped back, and the period is then left alone.
-  const adopt = (c: number, e: number) => {
-    const wall = wallNow();
-    if (!(wall >= c)) return;
-    const remainingMs = Math.min(e, c + FREE_PERIOD_MS) - wall;
+  // Never trusted beyond 30 s (the reducer caps it too).
+  const adopt = (remainingMs: number, id: string): void => {
     if (!(remainingMs > 0)) return;
     const now = scheduler.now();
-    adopted.set(c, now + remainingMs);
-    learned.next({ type: 'freePeriod/adopted', now, remainingMs });
+    const left = Math.min(remainingMs, FREE_PERIOD_MS);
+    for (const [key, end] of adopted) if (end <= now) adopted.delete(key);
+    // The longest end told for this period is the one the reducer keeps, so `ended` can match it.
+    adopted.set(id, Math.max(adopted.get(id) ?? 0, now + left));
+    learned.next({ type: 'freePeriod/adopted', now, remainingMs: left });
+    waiting.forEach((heard) => heard(true));
   };
-  // A period lock is held by its owner for exactly the period, on the owner's monotonic clock.
+  // The time left is the owner's own; its wall time only takes off a late delivery, never adds to it.
+  const adoptTold = ({ id, left, at }: { id: string; left: number; at: number }) => {
+    if (owned.has(id)) return;
+    const late = wallNow() - at;
+    adopt(late > 0 ? left - late : left, id);
+  };
+  const dated = datedPeriods(`${base}:free:`, wallNow, FREE_PERIOD_MS);
+  // The fallback when no owner answers (a tab frozen in the debugger): the periods' lock names, dated by the wall clock.
   const adoptHeld = async (): Promise<void> => {
-    const held = (await locks?.query?.())?.held ?? [];
-    for (const { name } of held) {
-      if (name?.startsWith(freePrefix) !== true) continue;
-      const [c, e, owner] = name.slice(freePrefix.length).split(':');
-      if (owner !== pageId) adopt(Number(c), Number(e));
-    }
+    for (const { id, remainingMs } of dated(await locks?.query?.())) if (!owned.has(id)) adopt(remainingMs, id);
+  };
+  const runningHere = () => {
+    const now = scheduler.now();
+    return [...owned.values()].some(({ end }) => end > now) || [...adopted.values()].some((end) => end > now);
+  };
+  // Asks the owners of running periods for their time left; true once one was adopted, false after ASK_MS.
+  const ask = (): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (channel === null) return resolve(false);
+      const done = (heard: boolean) => {
+        waiting.delete(done);
+        timer.unsubscribe();
+        resolve(heard);
+      };
+      const timer = inBackground(scheduler).schedule(() => done(false), ASK_MS);
+      waiting.add(done);
+      // A post that failed closed the channel: nobody will answer.
+      if (!channel.post({ kind: 'ask' })) done(false);
+    });
+  const tell = (message: SyncMessage) => channel?.post(message);
+  const answer = () => {
+    const now = scheduler.now();
+    for (const [id, { end }] of owned) if (end > now) tell({ kind: 'period', id, left: end - now, at: wallNow() });
   };
 
   const effect: Effect<SyncDeps & Parameters<Effect>[2]> = (action$, state$, deps) =>
     new Observable<BillingAction>((out) => {
-      const channel = new BroadcastChannel(base);
-      // A Node script must end after its last line: the channel alone keeps nothing alive.
-      (channel as { unref?: () => void }).unref?.();
-      const post = (message: SyncMessage) => {
-        try {
-          channel.postMessage(message);
-        } catch {
-          // A closed channel (the page is going away): nothing left to tell.
-        }
-      };
-      const owned = new Set<(over?: boolean) => void>();
       let nudged = false;
       let quota = state$.value.quota;
-      channel.onmessage = ({ data }: MessageEvent) => {
-        const message = parse(data);
-        if (message?.kind === 'period') adopt(message.c, message.e);
+      channel = openChannel(base, (data) => {
+        const message = parseMessage(data);
+        if (message?.kind === 'period') adoptTold(message);
+        if (message?.kind === 'ask') answer();
         if (message?.kind === 'ended') {
-          const end = adopted.get(message.c);
-          adopted.delete(message.c);
+          const end = adopted.get(message.id);
+          adopted.delete(message.id);
           // Ends only the period adopted from that charge, not a later one of this tab's.
           if (end !== undefined) out.next({ type: 'freePeriod/ended', end });
         }
@@ -107,24 +113,28 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           nudged = true;
           deps.refetchUsage();
         }
-      };
+      });
       const startPeriod = () => {
-        const c = wallNow();
-        const e = c + FREE_PERIOD_MS;
-        // Requested before the consume lock is released, so the next holder's query sees it.
-        const release = locks === null ? () => undefined : holdLock(locks, `${freePrefix}${c}:${e}:${pageId}`);
-        // At its end the period is over for everyone; a dispose only lets go of the lock: the period
+        const id = `${pageId}.${(periods += 1)}`;
+        const at = wallNow();
+        // Requested before the consume lock is released, so the next holder's probe finds it. The dated
+        // name serves only `query()`, for a tab that joins while this one is frozen.
+        const releases =
+          locks === null
+            ? []
+            : [holdLock(locks, periodLock), holdLock(locks, `${base}:free:${at}:${at + FREE_PERIOD_MS}:${id}`)];
+        // At its end the period is over for everyone; a dispose only lets go of the locks: the period
         // belongs to the user, and the tabs that adopted it keep it.
-        const end = (over = true) => {
-          owned.delete(end);
+        const stop = (over = true) => {
+          owned.delete(id);
           timer.unsubscribe();
-          release();
-          if (over) post({ kind: 'ended', c });
+          releases.forEach((release) => release());
+          if (over) tell({ kind: 'ended', id });
         };
         // Nobody awaits the end of a period: in Node its timer keeps nothing alive.
-        const timer = inBackground(scheduler).schedule(() => end(), FREE_PERIOD_MS);
-        owned.add(end);
-        post({ kind: 'period', c, e });
+        const timer = inBackground(scheduler).schedule(() => stop(), FREE_PERIOD_MS);
+        owned.set(id, { end: scheduler.now() + FREE_PERIOD_MS, stop });
+        tell({ kind: 'period', id, left: FREE_PERIOD_MS, at });
       };
       const subscription = learned.subscribe(out);
       subscription.add(
@@ -136,38 +146,27 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           const echo = nudged && action.type === 'usage/loaded';
           if (action.type === 'usage/loaded') nudged = false;
           const news = action.type === 'consume/charged' || action.type === 'consume/insufficient';
-          if (news || (!echo && !sameQuota(before, quota))) post({ kind: 'changed' });
+          if (news || (!echo && !sameQuota(before, quota))) tell({ kind: 'changed' });
         }),
       );
-      void adoptHeld().catch(() => undefined);
+      // Joining: the owners tell their periods' time left; if none does, the locks' names are read.
+      void ask().then((heard) => (heard ? undefined : adoptHeld().catch(() => undefined)));
       return () => {
         subscription.unsubscribe();
-        channel.onmessage = null;
-        [...owned].forEach((end) => end(false));
-        channel.close();
+        [...owned.values()].forEach(({ stop }) => stop(false));
+        waiting.forEach((heard) => heard(false));
+        channel?.close();
+        channel = null;
       };
     });
 
-  const exclusive: Exclusive | undefined =
-    locks === null
-      ? undefined
-      : (signal) =>
-          new Promise((resolve, reject) => {
-            const aborted = () => {
-              release();
-              reject(new BillingError('aborted', 'consume() was aborted while waiting for another tab'));
-            };
-            const release = holdLock(locks, `${base}:consume`, signal, () => {
-              void adoptHeld()
-                .catch(() => undefined)
-                .then(() => {
-                  signal.removeEventListener('abort', aborted);
-                  if (signal.aborted) aborted();
-                  else resolve(release);
-                });
-            });
-            if (signal.aborted) aborted();
-            else signal.addEventListener('abort', aborted, { once: true });
-          });
-  return { effects: [effect as Effect], ...(exclusive === undefined ? {} : { exclusive }) };
+  // Under the consume lock: a period lock held by a period this tab does not know is asked about.
+  const learn = async () => {
+    if ((await lockFree(locks as LocksLike, periodLock)) || runningHere() || (await ask())) return;
+    await adoptHeld().catch(() => undefined);
+  };
+  return {
+    effects: [effect as Effect],
+    ...(locks === null ? {} : { exclusive: consumeLock(locks, `${base}:consume`, scheduler, setup.timeoutMs, learn) }),
+  };
 }

@@ -53,10 +53,11 @@ describe('the tab holding the consume lock is closed mid-charge', () => {
     await shows(c, 'free-remaining', '2');
   });
 
-  // Found by this test (the design without a leader): the closed tab's POST was charged, but no tab ever
-  // heard of it, so no free period started and the next lock holder is charged again: two charges for
-  // what the user clicked at once (each reported at most once; the closed tab's to nobody).
-  test.failing('its answer held (the backend charged): the others finish, one charge in all', async () => {
+  // Known defect (issue 23 point 6, still open; docs/decisions.md "Cross-tab degradation, issue 23" has the
+  // design): the closed tab's POST was charged, but no tab ever heard of it, so no free period started and the
+  // next lock holder is charged again: two charges for what the user clicked at once (each reported at most
+  // once; the closed tab's to nobody). Pinned exactly, so a fix (one charge) or a worse outcome shows.
+  test('its answer held (the backend charged): the others finish, and the next holder is charged again (2 charges, known defect)', async () => {
     const [a, b, c] = await threeTabs();
     const held = await holdConsumeAnswers(a);
     await aHoldsTheLock(a, b, c);
@@ -64,7 +65,10 @@ describe('the tab holding the consume lock is closed mid-charge', () => {
     await a.close();
     expect(await outcomeOf(b, 'b-1')).toMatchObject({ ok: true });
     expect(await outcomeOf(c, 'c-1')).toMatchObject({ ok: true });
-    expect(rig.backend.charges()).toHaveLength(1);
+    // A's charge, then one of B and C (whichever got the lock first); the other was free in its period.
+    expect(rig.backend.charges()).toHaveLength(2);
+    expect(postedIds(rig.backend)[0]).toBe('a-1');
+    expect(posted('b-1') !== posted('c-1')).toBe(true);
   });
 });
 
@@ -129,15 +133,21 @@ describe('a tab frozen (paused in the debugger) and then resumed', () => {
     expect(rig.backend.charges()).toHaveLength(2);
   });
 
-  // Found by this test: Chromium drops the BroadcastChannel messages sent to a page paused in the debugger,
-  // and nothing makes a resumed tab fetch again, so it shows the quota of before the pause until its next
-  // own fetch (a focus, an interval, a consume's answer). Its consumes stay right (see above).
-  test.failing('a tab resumed after another tab charged shows the newest quota', async () => {
+  // Known defect (kept from issue 16): Chromium drops the BroadcastChannel messages sent to a page paused in
+  // the debugger, and nothing makes a resumed tab fetch again, so it shows the quota of before the pause until
+  // its next own fetch (a focus, an interval, a consume's answer). Its consumes stay right (see above). Pinned
+  // exactly: the resumed tab still shows 3 free uses where the backend has 2.
+  test('a tab resumed after another tab charged still shows the older quota (known defect)', async () => {
     const [a, b] = await threeTabs();
     const frozen = await pause(rig.context, a);
     await startConsume(b, 'b-1');
     expect(await outcomeOf(b, 'b-1')).toMatchObject({ ok: true });
+    await shows(b, 'free-remaining', '2');
     await frozen.resume();
-    await shows(a, 'free-remaining', '2', 5_000);
+    // Two of the page's own 1 s ticks after the resume: anything delivered to it has been handled by then.
+    const ticks = await a.evaluate(() => window.__billing.shown.length);
+    await a.waitForFunction((before) => window.__billing.shown.length >= before + 2, ticks);
+    await shows(a, 'free-remaining', '3', 1_000);
+    expect(rig.backend.charges()).toHaveLength(1);
   });
 });

@@ -7,7 +7,7 @@ import type { FetchLike } from '../../lib/types';
 import { TabScheduler } from '../model/tab-scheduler';
 import { BASE_URL, UserBackend, type Quota } from './client-fixture';
 import { ChannelHub, installFakeChannel } from './fake-channel';
-import { FakeLocks } from './fake-locks';
+import { FakeLocks, type LocksFlaws } from './fake-locks';
 import type { MemoryStorage } from './memory-storage';
 import { settle, VirtualClock } from './virtual-clock';
 import { Wire } from './wire-log';
@@ -38,7 +38,7 @@ type PageListener = (event: { persisted?: boolean }) => void;
 export class Browser {
   readonly clock = new VirtualClock(0);
   readonly hub = new ChannelHub();
-  readonly locks = new FakeLocks();
+  readonly locks: FakeLocks;
   readonly backend: UserBackend;
   readonly pages: Page[] = [];
   /** Every request, as it left its page. */
@@ -54,9 +54,10 @@ export class Browser {
 
   constructor(
     patch: Partial<Quota> = {},
-    private readonly platform: { readonly webLocks?: boolean } = {},
+    private readonly platform: { readonly webLocks?: boolean; readonly locks?: LocksFlaws } = {},
   ) {
     this.backend = new UserBackend(patch);
+    this.locks = new FakeLocks(platform.locks);
   }
 
   readonly wallNow = (): number => this.clock.now() + this.wallOffset;

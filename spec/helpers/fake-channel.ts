@@ -17,6 +17,7 @@ class FakeChannel {
 
   postMessage(data: unknown): void {
     if (this.closed) throw new Error('InvalidStateError: the channel is closed');
+    if (this.hub.postThrows !== null) throw this.hub.postThrows;
     if (!this.owner.dead()) this.hub.post(this, data);
   }
 
@@ -38,9 +39,14 @@ export class ChannelHub {
   late = false;
   /** The tab whose client is being created: the channel it opens belongs to it. */
   creating: ChannelTab | null = null;
+  /** What the constructor throws (a sandboxed frame's `SecurityError`), else `null`. */
+  openThrows: unknown = null;
+  /** What every `postMessage` throws, else `null`. */
+  postThrows: unknown = null;
 
   open(name: string, owner = this.creating): FakeChannel {
     if (owner === null) throw new Error('a channel opened outside a tab');
+    if (this.openThrows !== null && owner.tab >= 0) throw this.openThrows;
     const channel = new FakeChannel(this, name, owner);
     this.channels.push(channel);
     return channel;

@@ -9,6 +9,18 @@ interface Request {
 const abortError = () => Object.assign(new Error('The request was aborted'), { name: 'AbortError' });
 
 /**
+ * How a lock manager may be broken (issue 23): `query` missing, throwing, rejecting, or answering junk
+ * entries ahead of the real ones; `neverGrant`: a hung manager whose exclusive requests wait forever
+ * (an abort still withdraws them).
+ */
+export interface LocksFlaws {
+  readonly query?: 'missing' | 'throws' | 'rejects' | 'junk';
+  readonly neverGrant?: boolean;
+}
+
+const JUNK = [null, { name: 42 }, {}, { name: null }, 'free'] as unknown as Array<{ name: string }>;
+
+/**
  * The one Web Locks stand-in (exclusive mode, `ifAvailable`, `signal`,
  * `query()`), shared by the pages of one origin: requests wait in order, a
  * lock is held until its callback's promise settles, and a page that dies
@@ -50,13 +62,25 @@ export class FakeLocks {
     return granted;
   }
 
+  constructor(private readonly flaws: LocksFlaws = {}) {}
+
+  /** Requests waiting for a lock (a hung manager's included): what nobody withdrew. */
+  get pending(): number {
+    return this.waiting.length;
+  }
+
   /** The lock manager one page sees (its `navigator.locks`). */
   forTab(tab: number): LocksLike {
-    const query = () =>
-      Promise.resolve({
-        held: [...this.held.keys()].map((name) => ({ name })),
+    const flaw = this.flaws.query;
+    const query = () => {
+      if (flaw === 'throws') throw new TypeError('query is not supported here');
+      if (flaw === 'rejects') return Promise.reject(new Error('query failed'));
+      const held = [...this.held.keys()].map((name) => ({ name }));
+      return Promise.resolve({
+        held: flaw === 'junk' ? [...JUNK, ...held] : held,
         pending: this.waiting.map((request) => ({ name: request.name })),
       });
+    };
     const request = <T>(
       name: string,
       { signal, ifAvailable }: { signal?: AbortSignal; ifAvailable?: boolean },
@@ -99,11 +123,11 @@ export class FakeLocks {
         this.waiting.push(asked);
         this.next(name);
       });
-    return { query, request };
+    return flaw === 'missing' ? { request } : { query, request };
   }
 
   private next(name: string): void {
-    if (this.paused) return;
+    if (this.paused || this.flaws.neverGrant === true) return;
     const first = this.held.has(name) ? undefined : this.waiting.find((r) => r.name === name);
     if (first === undefined) return;
     this.waiting = this.waiting.filter((r) => r !== first);

@@ -32,7 +32,7 @@ describe('tabSync: the free period', () => {
     expect(browser.backend.charged).toEqual(['click-0']);
   });
 
-  it('with Web Locks, a new tab adopts a running period from the locks at start, without a message', async () => {
+  it('a new tab asks at start, and the owner tells it the time left', async () => {
     browser = new Browser();
     const a = browser.open({ sync: true });
     await a.billing.consume();
@@ -62,36 +62,46 @@ describe('tabSync: the free period', () => {
     expect(b.billing.check().reason).toBe('free_count');
   });
 
-  it('a period sent before the wall clock stepped back is not adopted: it cannot be dated', async () => {
-    browser = new Browser({}, { webLocks: false });
-    const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
-    b.scheduler.setBusy(true);
-    await a.billing.consume();
-    browser.wallOffset -= 3_000;
-    b.scheduler.setBusy(false);
-    await browser.settle();
-    expect(b.billing.check().reason).toBe('free_count');
-  });
+  // Issue 23: a period is told as the time left on its owner's clock, so a step of the wall clock before the
+  // message arrived no longer drops it (the old message, two wall times, could not be dated after a step back).
+  it.each([-3_000, -3_600_000, 3_600_000])(
+    'a period message delivered after the wall clock stepped by %i ms keeps its time left',
+    async (step) => {
+      browser = new Browser({}, { webLocks: false });
+      const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
+      b.scheduler.setBusy(true);
+      await a.billing.consume();
+      browser.wallOffset += step;
+      b.scheduler.setBusy(false);
+      await browser.settle();
+      // After a forward step the message reads as delivered late, and is dropped; B's own ask at start,
+      // answered only now, still tells it the time left.
+      expect(b.billing.check().reason).toBe('free_period');
+      expect(await firstValueFrom(b.billing.freePeriodRemaining$)).toBe(30);
+    },
+  );
 
   it.each([
-    ['a charge ahead of the wall clock', (wall: number) => ({ c: wall + 5_000, e: wall + 35_000 }), 'free_count', 0],
+    ['its time left beyond 30 s (capped at 30 s)', (wall: number) => ({ left: 90_000, at: wall }), 'free_period', 30],
     [
-      'a charge older than 30 s, whatever end it claims',
-      (wall: number) => ({ c: wall - 30_001, e: wall + 60_000 }),
-      'free_count',
-      0,
-    ],
-    [
-      'an end beyond 30 s after the charge (control: adopted up to c + 30 s)',
-      (wall: number) => ({ c: wall - 10_000, e: wall + 60_000 }),
+      'a send time ahead of the wall clock (no time taken off)',
+      (wall: number) => ({ left: 20_000, at: wall + 5_000 }),
       'free_period',
       20,
     ],
+    [
+      'a send time 12 s ago (delivered late: 12 s taken off)',
+      (wall: number) => ({ left: 20_000, at: wall - 12_000 }),
+      'free_period',
+      8,
+    ],
+    ['a send time older than its time left', (wall: number) => ({ left: 20_000, at: wall - 20_000 }), 'free_count', 0],
+    ['no time left', (wall: number) => ({ left: 0, at: wall }), 'free_count', 0],
   ])('a period message with %s', async (_label, period, reason, seconds) => {
     browser = new Browser();
     const b = browser.open({ sync: true });
     await b.billing.getUsage();
-    browser.listen().post({ kind: 'period', ...period(browser.wallNow()) });
+    browser.listen().post({ kind: 'period', id: 'other.1', ...period(browser.wallNow()) });
     await browser.settle();
     expect(b.billing.check().reason).toBe(reason);
     expect(await firstValueFrom(b.billing.freePeriodRemaining$)).toBe(seconds);
@@ -104,7 +114,11 @@ describe('tabSync: the free period', () => {
     a.scheduler.setBusy(true); // frozen: the period's timer, and so its lock, outlive the period
     await browser.advance(31_000);
     expect(b.billing.check().reason).toBe('free_count');
-    await expect(b.billing.consume()).resolves.toMatchObject({ freeRemaining: 1 });
+    // B finds the period lock held, asks, hears nothing from the frozen owner, and reads the locks' names.
+    const second = b.billing.consume();
+    await browser.settle();
+    await browser.advance(500);
+    await expect(second).resolves.toMatchObject({ freeRemaining: 1 });
     expect(browser.count(PATH.consume)).toBe(2);
   });
 
@@ -122,7 +136,8 @@ describe('tabSync: the free period', () => {
     expect(browser.count(PATH.consume)).toBe(1);
   });
 
-  it('without a BroadcastChannel nothing is shared: each tab charges, and none fetches for the other', async () => {
+  // Issue 23: without a channel the Web Locks still serve (before, tabSync() then did nothing at all).
+  it('without a BroadcastChannel nothing is told, but under Web Locks the next consume elsewhere is free', async () => {
     browser = new Browser(); // close() puts the fake (and so the platform's) channel back
     delete (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel;
     const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
@@ -130,8 +145,18 @@ describe('tabSync: the free period', () => {
     await browser.settle();
     expect(b.billing.check().reason).not.toBe('free_period');
     await b.billing.consume();
-    expect(browser.count(PATH.consume)).toBe(2);
+    expect(browser.count(PATH.consume)).toBe(1);
+    expect(b.billing.check().reason).toBe('free_period');
     expect(browser.count(PATH.count, b)).toBe(0);
+  });
+
+  it('without a BroadcastChannel nor Web Locks nothing is shared: each tab charges', async () => {
+    browser = new Browser({}, { webLocks: false });
+    delete (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel;
+    const [a, b] = [browser.open({ sync: true }), browser.open({ sync: true })];
+    await a.billing.consume();
+    await b.billing.consume();
+    expect(browser.count(PATH.consume)).toBe(2);
   });
 });
 
@@ -245,8 +270,12 @@ describe('tabSync: what crosses the channel', () => {
       [],
       {},
       { kind: 'period' },
-      { kind: 'period', c: String(wall), e: String(wall + 30_000) },
-      { kind: 'period', c: wall, e: Infinity },
+      { kind: 'period', c: wall, e: wall + 30_000 },
+      { kind: 'period', id: 'x.1', left: String(30_000), at: wall },
+      { kind: 'period', id: 'x.1', left: Infinity, at: wall },
+      { kind: 'period', id: 42, left: 30_000, at: wall },
+      { kind: 'period', id: 'x:1', left: 30_000, at: wall },
+      { kind: 'period', id: 'x'.repeat(101), left: 30_000, at: wall },
       { kind: 'ended' },
       { kind: 'Changed' },
       { kind: 'usage', quota: { freeRemaining: 9, creditsBalance: 999 } },
@@ -263,6 +292,6 @@ describe('tabSync: what crosses the channel', () => {
     expect(posted.length).toBeGreaterThan(0);
     expect(JSON.stringify(posted)).not.toMatch(/secret-token|canary-7|Bearer/);
     for (const message of posted)
-      expect(['kind', 'c', 'e']).toEqual(expect.arrayContaining(Object.keys(message as object)));
+      expect(['kind', 'id', 'left', 'at']).toEqual(expect.arrayContaining(Object.keys(message as object)));
   });
 });

@@ -1,0 +1,30 @@
+/**
+ * What tabs tell each other; nothing here is ranked. `period`: the free period
+ * `id` has `left` ms to run on its owner's monotonic clock, measured when sent
+ * at the owner's wall time `at` (a hint only, to take off a late delivery);
+ * `ended`: that period ended on its owner's clock; `ask`: a tab that joins (or
+ * finds a period lock held) asks the owners for their periods; `changed`: the
+ * backend's quota changed, so each tab fetches its own.
+ */
+export type SyncMessage =
+  | { readonly kind: 'period'; readonly id: string; readonly left: number; readonly at: number }
+  | { readonly kind: 'ended'; readonly id: string }
+  | { readonly kind: 'ask' }
+  | { readonly kind: 'changed' };
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+// A period id is `<page id>.<n>`: short, and never a lock-name separator.
+const periodId = (v: unknown): v is string => typeof v === 'string' && v.length <= 100 && !v.includes(':');
+
+/** Another page of the origin may send anything: only well-formed messages count. */
+export function parseMessage(data: unknown): SyncMessage | null {
+  const m = data as Partial<Record<'kind' | 'id' | 'left' | 'at', unknown>> | null;
+  if (typeof m !== 'object' || m === null) return null;
+  if (m.kind === 'changed') return { kind: 'changed' };
+  if (m.kind === 'ask') return { kind: 'ask' };
+  if (m.kind === 'ended' && periodId(m.id)) return { kind: 'ended', id: m.id };
+  if (m.kind === 'period' && periodId(m.id) && finite(m.left) && finite(m.at)) {
+    return { kind: 'period', id: m.id, left: m.left, at: m.at };
+  }
+  return null;
+}
