@@ -117,7 +117,8 @@ describe.each(COMBINATIONS)('dispose() with %s, refetch and DevTools on', (_labe
     expect(leftOver()).toMatchObject({
       // The page's lock (reloadSafe), and the journal's in a shared storage, not granted while paused.
       pending: combination.storage === undefined ? [] : expect.arrayContaining([expect.stringContaining(':page:')]),
-      timers: 1,
+      // The refetch interval, and with tabSync the wait for an answer to the opening tab's `ask`.
+      timers: combination.sync === true ? 2 : 1,
       devtools: 1,
       channels: combination.sync === true ? 1 : 0,
       listeners: expect.arrayContaining(['window:focus', 'window:online', 'document:visibilitychange']),
