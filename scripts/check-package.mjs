@@ -65,7 +65,7 @@ renameSync(join(work, 'package'), join(consumers, 'node_modules/unified-billing'
 // Valid everywhere: one import from each entry point, used so the types are read.
 const usesEveryEntry = `import { BillingError, createClient, isBillingError, type UsageInfo } from 'unified-billing';
 import { REFERENCE_PATHS, startReferenceBackend, type ReferenceBackend } from 'unified-billing/testing';
-import { billingStores, useUsage } from 'unified-billing/react';
+import { BillingProvider, billingStores, useBilling, useUsage, type BillingProviderProps } from 'unified-billing/react';
 import { reduxDevtools, type DevtoolsExtension, type DevtoolsHook } from 'unified-billing/devtools';
 
 export async function main(): Promise<UsageInfo | null> {
@@ -73,6 +73,8 @@ export async function main(): Promise<UsageInfo | null> {
   const client = createClient({ baseUrl: backend.url, appKey: 'consumer' });
   const stores = billingStores(client.billing);
   const hook: (billing: typeof client.billing) => UsageInfo | null = useUsage;
+  const props: BillingProviderProps = { create: () => createClient({ baseUrl: backend.url, appKey: 'consumer' }), user: 'u1' };
+  const provider: [typeof props, unknown, () => typeof client.billing] = [props, BillingProvider, useBilling];
   const path: string = REFERENCE_PATHS.consume;
   const extension: DevtoolsExtension = { connect: () => ({ init: () => undefined, send: () => undefined }) };
   const devtools: DevtoolsHook = reduxDevtools({ name: 'consumer', extension });
@@ -80,7 +82,7 @@ export async function main(): Promise<UsageInfo | null> {
   try {
     await client.billing.consume();
   } catch (error) {
-    if (isBillingError(error) && error instanceof BillingError) console.log(error.code, path, hook);
+    if (isBillingError(error) && error instanceof BillingError) console.log(error.code, path, hook, provider);
   }
   await backend.close();
   return stores.usage.getSnapshot();

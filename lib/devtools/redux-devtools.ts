@@ -51,13 +51,26 @@ function quietly(call: () => void): void {
   }
 }
 
-/** The client's public state at `now`: the usage, the status, the free period's end on the wall clock. */
-function stateOf(state: BillingState, { scheduler, wallNow }: FeatureSetup): DevtoolsState {
-  const now = scheduler.now();
-  return {
-    usage: toUsageInfo(state, now),
-    status: state.status,
-    freePeriodEndsAt: freePeriodEndsAt(state, now, wallNow()),
+/**
+ * The client's public state, from the store: the usage at `now`, the status, and the free period's
+ * end on the wall clock. That end is converted when the store's end changes, not for every action:
+ * a browser's two clocks (`performance.now()` in fractions, `Date.now()` in whole ms) read again
+ * each time round the same end 1 ms apart.
+ */
+function stateView({ scheduler, wallNow }: FeatureSetup): (state: BillingState) => DevtoolsState {
+  let end: number | null = null;
+  let endsAt: number | null = null;
+  return (state) => {
+    const now = scheduler.now();
+    if (state.freePeriodEnd !== end) {
+      end = state.freePeriodEnd;
+      endsAt = freePeriodEndsAt(state, now, wallNow());
+    }
+    return {
+      usage: toUsageInfo(state, now),
+      status: state.status,
+      freePeriodEndsAt: end !== null && end > now ? endsAt : null,
+    };
   };
 }
 
@@ -101,9 +114,10 @@ export function reduxDevtools(options: ReduxDevtoolsOptions = {}): DevtoolsHook 
       // every applied action after the store took it, and closes on dispose, when effects are cut.
       const effect = (action$: Observable<BillingAction>, state$: { readonly value: BillingState }) =>
         new Observable<never>(() => {
-          const connection = open(extension, name, stateOf(state$.value, setup));
+          const stateOf = stateView(setup);
+          const connection = open(extension, name, stateOf(state$.value));
           if (connection === null) return undefined;
-          const subscription = action$.subscribe((action) => connection.send(action, stateOf(state$.value, setup)));
+          const subscription = action$.subscribe((action) => connection.send(action, stateOf(state$.value)));
           return () => {
             subscription.unsubscribe();
             connection.close();

@@ -20,3 +20,5 @@ export type {
 } from './types';
 export { BACKEND_CODES, MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH, REFERENCE_PATHS } from './wire';
 export type { Envelope } from './wire';
+export { createTestClock } from './test-clock';
+export type { TestClock, TestClockOptions } from './test-clock';

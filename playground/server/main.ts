@@ -20,10 +20,12 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   // Before the URL is printed: whoever reads it may signal at once, and a signal
-  // that beats the handler would kill the process instead of closing it.
+  // that beats the handler would kill the process instead of closing it. npm forwards
+  // SIGINT and SIGTERM to this process (the start script execs node, so no shell
+  // stands between them to swallow one); a second signal exits without waiting.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
+    if (stopping) process.exit(1);
     stopping = true;
     console.log(`\n${signal}: stopping the playground`);
     void playground.close().then(() => process.exit(0));
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
   console.log(`unified-billing playground: ${playground.url}/`);
   console.log('Demo users (switch between them on the page; tokens are sent as "Authorization: Bearer <token>"):');
   for (const user of DEMO_USERS) console.log(`  ${user.token.padEnd(18)} ${user.label}: ${user.story}`);
-  console.log('Ctrl-C stops it.');
+  console.log(`Ctrl-C stops it (or SIGTERM: kill ${process.pid}, or kill npm's pid).`);
 }
 
 void main();

@@ -62,12 +62,39 @@ describe('npm start and npm run demo', () => {
   });
 
   test('the start script’s own process exits 0 on SIGTERM, with the port closed', async () => {
-    const [command = 'node', ...args] = (startScript() ?? '').split(' ');
+    // `exec` is the shell's: the command after it is the script's own process.
+    const [command = 'node', ...args] = (startScript() ?? '').replace(/^exec /, '').split(' ');
     const started = run(args, { PORT: '0' }, command);
     const [, url] = await waitFor(started, /playground: (http:\/\/127\.0\.0\.1:\d+)\//);
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
     await expect(fetch(`${url}/`)).rejects.toThrow();
+  });
+
+  // Issue 25 §6: a signal to npm alone (a supervisor, `kill <npm pid>`), not to the whole
+  // group as a terminal's Ctrl-C: npm forwards it, and a shell between npm and node used to
+  // swallow SIGINT and die of SIGTERM, leaving the server answering.
+  describe('a signal to npm alone', () => {
+    let started: Run | undefined;
+    afterEach(() => {
+      // Whatever is left of the group (npm that never exited, an orphaned server), even after a timeout.
+      try {
+        process.kill(-(started?.child.pid ?? 0), 'SIGKILL');
+      } catch {
+        // The group is gone: nothing was left.
+      }
+    });
+
+    test.each(['SIGINT', 'SIGTERM'] as const)('%s: npm start exits, with the port closed', async (signal) => {
+      const npmStart = (started = run(['start', '--silent'], { PORT: '0' }));
+      const [, url] = await waitFor(npmStart, /playground: (http:\/\/127\.0\.0\.1:\d+)\//);
+      await waitFor(npmStart, /Ctrl-C stops it \(or SIGTERM: kill \d+/);
+      expect((await fetch(`${url}/`)).status).toBe(200);
+      npmStart.child.kill(signal);
+      await npmStart.exited;
+      expect(npmStart.output()).toContain(`${signal}: stopping the playground`);
+      await expect(fetch(`${url}/`)).rejects.toThrow();
+    });
   });
 
   test('npm start with a taken port says so and exits non-zero', async () => {

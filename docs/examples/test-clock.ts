@@ -1,0 +1,36 @@
+// README "Tests past the free period: `createTestClock`", type-checked: a whole
+// Jest test file; only the import paths differ (the sources instead of the
+// package). spec/docs/readme-test-clock.spec.ts runs the README's own block.
+import { createClient, isBillingError, type BillingConsumeResult } from '../../lib';
+import { createReferenceBackend, createTestClock } from '../../lib/testing';
+
+test('consumes until insufficient_credits, past each free period', async () => {
+  const backend = createReferenceBackend({
+    users: [{ token: 't1', freeRemaining: 1, freeTotal: 1, creditsPerUse: 10, creditsBalance: 25 }],
+  });
+  const clock = createTestClock();
+  const client = createClient({
+    baseUrl: 'http://billing.test',
+    appKey: 'poster',
+    headers: { Authorization: 'Bearer t1' },
+    fetch: backend.fetch,
+    scheduler: clock,
+  });
+  try {
+    const results: BillingConsumeResult[] = [];
+    let refusal: unknown;
+    while (refusal === undefined && results.length < 10) {
+      await client.billing.consume().then(
+        (result) => results.push(result),
+        (error: unknown) => (refusal = error),
+      );
+      clock.advance(30_000); // the free period is over: the next consume is charged
+    }
+    expect(isBillingError(refusal, 'insufficient_credits')).toBe(true);
+    expect(results.map((result) => result.isCredit)).toEqual([false, true, true]);
+    expect(backend.charges().map((charge) => charge.kind)).toEqual(['free', 'credits', 'credits']);
+  } finally {
+    client.billing.dispose();
+    await backend.close();
+  }
+});
