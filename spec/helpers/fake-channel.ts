@@ -17,6 +17,7 @@ class FakeChannel {
 
   postMessage(data: unknown): void {
     if (this.closed) throw new Error('InvalidStateError: the channel is closed');
+    if (this.hub.throwOnPost !== null) throw this.hub.throwOnPost;
     if (!this.owner.dead()) this.hub.post(this, data);
   }
 
@@ -38,8 +39,13 @@ export class ChannelHub {
   late = false;
   /** The tab whose client is being created: the channel it opens belongs to it. */
   creating: ChannelTab | null = null;
+  /** Thrown by the constructor (a `SecurityError` in sandboxed frames and some privacy modes). */
+  throwOnOpen: Error | null = null;
+  /** Thrown by every `postMessage` (a platform that refuses to send). */
+  throwOnPost: Error | null = null;
 
   open(name: string, owner = this.creating): FakeChannel {
+    if (this.throwOnOpen !== null) throw this.throwOnOpen;
     if (owner === null) throw new Error('a channel opened outside a tab');
     const channel = new FakeChannel(this, name, owner);
     this.channels.push(channel);
@@ -52,6 +58,11 @@ export class ChannelHub {
     for (const to of this.channels) {
       if (to !== from && !to.closed && to.name === from.name) this.queue.push({ to, data: copy });
     }
+  }
+
+  /** The channels of `tab` still open (a disposed page should have none). */
+  openOf(tab: number): string[] {
+    return this.channels.filter((c) => c.owner.tab === tab && !c.closed).map((c) => c.name);
   }
 
   /** Delivers up to `n` waiting messages (receivers busy or dead keep theirs); returns how many. */
@@ -76,6 +87,11 @@ export class ChannelHub {
   flush(): number {
     return this.late ? 0 : this.deliver(Number.POSITIVE_INFINITY);
   }
+}
+
+/** A DOMException-like error, as a sandboxed frame's `BroadcastChannel` throws. */
+export function securityError(): Error {
+  return Object.assign(new Error('Access to BroadcastChannel is denied in this context'), { name: 'SecurityError' });
 }
 
 /** Puts a `BroadcastChannel` on `globalThis` that opens channels on `hub()`; returns the undo. */

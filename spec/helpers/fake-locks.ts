@@ -9,6 +9,15 @@ interface Request {
 const abortError = () => Object.assign(new Error('The request was aborted'), { name: 'AbortError' });
 
 /**
+ * How `query()` behaves: as the platform's (`ok`); absent, as our own `LocksLike` allows (`missing`);
+ * throwing at once or rejecting (`throws`, `rejects`); or answering with junk entries (a `null`, a
+ * non-string name, an entry without one) ahead of the real ones, as a polyfill might (`junk`).
+ */
+export type QueryMode = 'ok' | 'missing' | 'throws' | 'rejects' | 'junk';
+
+const JUNK = [null, { name: 42 }, {}] as unknown as Array<{ name: string }>;
+
+/**
  * The one Web Locks stand-in (exclusive mode, `ifAvailable`, `signal`,
  * `query()`), shared by the pages of one origin: requests wait in order, a
  * lock is held until its callback's promise settles, and a page that dies
@@ -18,13 +27,19 @@ export class FakeLocks {
   private readonly held = new Map<string, { tab: number; release: () => void }>();
   private waiting: Request[] = [];
 
+  constructor(readonly queryMode: QueryMode = 'ok') {}
+
   /** The lock manager one page sees (its `navigator.locks`). */
   forTab(tab: number): LocksLike {
-    const query = () =>
-      Promise.resolve({
-        held: [...this.held.keys()].map((name) => ({ name })),
-        pending: this.waiting.map((request) => ({ name: request.name })),
+    const junk = this.queryMode === 'junk' ? JUNK : [];
+    const query = () => {
+      if (this.queryMode === 'throws') throw new TypeError('query is not supported');
+      if (this.queryMode === 'rejects') return Promise.reject(new Error('The lock manager is unavailable'));
+      return Promise.resolve({
+        held: [...junk, ...[...this.held.keys()].map((name) => ({ name }))],
+        pending: [...junk, ...this.waiting.map((request) => ({ name: request.name }))],
       });
+    };
     const request = <T>(
       name: string,
       { signal, ifAvailable }: { signal?: AbortSignal; ifAvailable?: boolean },
@@ -65,7 +80,15 @@ export class FakeLocks {
         this.waiting.push(asked);
         this.next(name);
       });
-    return { query, request };
+    return this.queryMode === 'missing' ? { request } : { query, request };
+  }
+
+  /** The locks `tab` holds and those it still waits for, by name (a disposed page should have none). */
+  ownedBy(tab: number): { held: string[]; pending: string[] } {
+    return {
+      held: [...this.held].filter(([, holder]) => holder.tab === tab).map(([name]) => name),
+      pending: this.waiting.filter((r) => r.tab === tab).map((r) => r.name),
+    };
   }
 
   private next(name: string): void {

@@ -68,7 +68,7 @@ class Abort extends Step {
     const open = world.calls.filter(
       (c) =>
         c.outcome === undefined &&
-        c.kind !== 'refreshCredits' &&
+        !c.plain &&
         world.tabs[c.tab]?.status === 'live' &&
         (c.kind !== 'consume' || familyOn('abandonCopied') || !copied(world, c.tab)),
     );
@@ -155,7 +155,7 @@ class Restart extends Step {
     super();
   }
   act(world: World) {
-    const idle = [...new Set(world.tabs.map((t) => t.storage))].filter(
+    const idle = [...new Set(world.tabs.filter((t) => t.churned !== true).map((t) => t.storage))].filter(
       (s) => !world.live().some((t) => t.storage === s),
     );
     const storage = pick(idle, this.which);
@@ -213,7 +213,8 @@ class Busy extends Step {
     super();
   }
   act(world: World) {
-    pick(world.live(), this.tab)?.scheduler.setBusy(this.busy);
+    const tab = pick(world.live(), this.tab);
+    if (tab !== undefined) world.setBusy(tab, this.busy);
   }
   toString = () => `tab[${this.tab}].${this.busy ? 'busy' : 'free'}()`;
 }
@@ -265,6 +266,40 @@ class StorageFails extends Step {
   toString = () => `tab[${this.tab}].storage.${this.failing ? 'failWrites' : 'works'}()`;
 }
 
+/**
+ * A component starts `getUsage({ signal })` while the requests are on the wire, unmounts and aborts; once
+ * its caller heard `aborted`, a plain `getUsage()` starts. It must not hear `aborted` (nobody aborted it):
+ * the request the first caller abandoned is not joined. A tab with a getUsage already open is left alone
+ * (its caller is not the sole one).
+ */
+class AbortSoleGetUsage extends Step {
+  constructor(readonly tab: number) {
+    super();
+  }
+  async act(world: World) {
+    const tab = pick(world.live(), this.tab);
+    const busy = (t: Tab) => world.calls.some((c) => c.tab === t.index && c.kind === 'getUsage' && !c.outcome);
+    if (tab === undefined || busy(tab)) return;
+    const first = world.start(tab, 'getUsage');
+    first.controller.abort();
+    await first.settledPromise;
+    world.start(tab, 'getUsage', undefined, true);
+  }
+  toString = () => `tab[${this.tab}].abortSoleGetUsage()`;
+}
+
+/** React StrictMode, hot reload, user switches: 50 clients created and disposed in a row (`World.churn`). */
+class Churn extends Step {
+  constructor(readonly offset: number) {
+    super();
+  }
+  act(world: World) {
+    return world.churn(CHURN, this.offset);
+  }
+  toString = () => `churn(${CHURN}, timings from ${this.offset})`;
+}
+const CHURN = 50;
+
 const tabIndex = fc.nat(5);
 const paths = fc.constantFrom(P.freeTrialCount, P.balance, P.consume);
 
@@ -300,6 +335,8 @@ const families: Record<string, Array<fc.Arbitrary<Command>>> = {
     fc.constantFrom(-3_600_000, -60_000, -3_000, -1, 1, 3_000, 60_000, 3_600_000).map((ms) => new StepClock(ms)),
   ],
   storageFaults: [fc.tuple(tabIndex, fc.boolean()).map(([t, f]) => new StorageFails(t, f))],
+  abortSole: [tabIndex.map((t) => new AbortSoleGetUsage(t))],
+  churn: [fc.nat(2).map((o) => new Churn(o))],
 };
 
 /** The commands of one client's life and its successors on the same storage. */
