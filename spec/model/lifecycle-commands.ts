@@ -198,6 +198,14 @@ class CopyTab extends Step {
   toString = () => `tab[${this.tab}].duplicate()`;
 }
 
+/** The user clicks in every tab at once: a consume with a fresh id in each, before anything settles. */
+class ClickEverywhere extends Step {
+  act(world: World) {
+    for (const tab of world.live()) world.start(tab, 'consume', world.freshId());
+  }
+  toString = () => 'clickEverywhere()';
+}
+
 class OpenTab extends Step {
   act(world: World) {
     if (world.live().length < MAX_LIVE) world.open(world.newStorage());
@@ -294,6 +302,8 @@ class Churn extends Step {
     super();
   }
   act(world: World) {
+    // Once a run: what matters is the timing of each dispose, and 50 clients cost time.
+    if (world.tabs.some((t) => t.churned === true)) return;
     return world.churn(CHURN, this.offset);
   }
   toString = () => `churn(${CHURN}, timings from ${this.offset})`;
@@ -355,6 +365,7 @@ const tabs = (): Array<fc.Arbitrary<Command>> => [
   ...lifecycle(familyOn('tabHolds') ? [] : ['holds']),
   fc.constant(new OpenTab()),
   fc.constant(new OpenTab()),
+  fc.constant(new ClickEverywhere()),
   ...(familyOn('busyTabs') ? [fc.tuple(tabIndex, fc.boolean()).map(([t, b]) => new Busy(t, b))] : []),
   ...(familyOn('lateChannel')
     ? [fc.boolean().map((late) => new ChannelLate(late)), fc.integer({ min: 1, max: 4 }).map((n) => new Deliver(n))]

@@ -315,20 +315,20 @@ export class World {
 
   /**
    * Creates `count` clients, each a new page on a new storage (or the shared one) with every feature of
-   * the run, subscribed, and disposes each: at once, after the microtasks of its start, or once its start
-   * has settled (lock grants and journal reads done). What they leave behind is checked at rest.
+   * the run, subscribed, and disposes each: at once, after the microtasks of its start (lock grants), or
+   * after a turn of the event loop. What they leave behind is checked at rest.
    */
   async churn(count: number, offset: number): Promise<void> {
-    const timings = ['sync', 'microtask', 'settled'] as const;
     for (let i = 0; i < count; i++) {
       const tab = this.open(this.newStorage());
       tab.churned = true;
       tab.client.billing.usage$.subscribe().add(tab.client.billing.freePeriodRemaining$.subscribe());
-      const when = timings[(offset + i) % timings.length];
-      if (when === 'microtask') await turn();
-      if (when === 'settled') await this.settle();
+      const when = (offset + i) % 3;
+      if (when === 1) for (let m = 0; m < 5; m++) await Promise.resolve();
+      if (when === 2) await turn();
       this.dispose(tab);
     }
+    await this.settle();
   }
 
   /** Runs everything that is due now: promise chains, unheld traffic, channel deliveries. */
