@@ -4,6 +4,9 @@ interface Request {
   readonly tab: number;
   readonly name: string;
   readonly grant: () => void;
+  /** Granted on a later turn of the event loop, as a browser's lock manager does (`forTab`'s `later`). */
+  readonly later: boolean;
+  scheduled?: boolean;
 }
 
 const abortError = () => Object.assign(new Error('The request was aborted'), { name: 'AbortError' });
@@ -29,8 +32,11 @@ export class FakeLocks {
 
   constructor(readonly queryMode: QueryMode = 'ok') {}
 
-  /** The lock manager one page sees (its `navigator.locks`). */
-  forTab(tab: number): LocksLike {
+  /**
+   * The lock manager one page sees (its `navigator.locks`). With `later`, its requests are granted on a
+   * later turn of the event loop (a `setImmediate`), as a browser grants in a task, not at once.
+   */
+  forTab(tab: number, { later = false }: { later?: boolean } = {}): LocksLike {
     const junk = this.queryMode === 'junk' ? JUNK : [];
     const query = () => {
       if (this.queryMode === 'throws') throw new TypeError('query is not supported');
@@ -56,6 +62,7 @@ export class FakeLocks {
         const asked: Request = {
           tab,
           name,
+          later,
           grant: () => {
             let released = false;
             const release = () => {
@@ -83,6 +90,11 @@ export class FakeLocks {
     return this.queryMode === 'missing' ? { request } : { query, request };
   }
 
+  /** Requests whose grant is due on a later turn (`later`): the lock manager is not at rest while any are. */
+  get granting(): number {
+    return this.waiting.filter((r) => r.scheduled === true).length;
+  }
+
   /** The locks `tab` holds and those it still waits for, by name (a disposed page should have none). */
   ownedBy(tab: number): { held: string[]; pending: string[] } {
     return {
@@ -94,6 +106,20 @@ export class FakeLocks {
   private next(name: string): void {
     const first = this.held.has(name) ? undefined : this.waiting.find((r) => r.name === name);
     if (first === undefined) return;
+    if (first.later) {
+      // Still pending (and first in line) until its turn comes; aborted meanwhile, the next one goes.
+      if (first.scheduled === true) return;
+      first.scheduled = true;
+      setImmediate(() => {
+        first.scheduled = false;
+        if (!this.waiting.includes(first)) return this.next(name);
+        // Taken meanwhile by a request granted at once: its release asks again.
+        if (this.held.has(name)) return;
+        this.waiting = this.waiting.filter((r) => r !== first);
+        first.grant();
+      });
+      return;
+    }
     this.waiting = this.waiting.filter((r) => r !== first);
     first.grant();
   }

@@ -196,8 +196,8 @@ export class World {
     }
   }
 
-  /** Opens a client (a tab or a reloaded page) on `storage`. */
-  open(storage: MemoryStorage): Tab {
+  /** Opens a client (a tab or a reloaded page) on `storage`; `laterLocks`: its lock requests are granted on a later turn. */
+  open(storage: MemoryStorage, laterLocks = false): Tab {
     const index = this.tabs.length;
     const scheduler = new TabScheduler(this.clock, () => this.clock.now() + this.wallOffset);
     this.hub.creating = { tab: index, busy: () => scheduler.isBusy, dead: () => scheduler.isDead };
@@ -210,8 +210,8 @@ export class World {
         scheduler,
         fetch: this.network.fetchFor(index),
         // Where the browser has Web Locks, the journal asks them which pages live; without, nothing is replayed.
-        storage: reloadSafe(storage, { perTab: !this.platform.shared, locks: this.locksFor(index) }),
-        ...(this.platform.sync ? { sync: tabSync({ locks: this.locksFor(index) }) } : {}),
+        storage: reloadSafe(storage, { perTab: !this.platform.shared, locks: this.locksFor(index, laterLocks) }),
+        ...(this.platform.sync ? { sync: tabSync({ locks: this.locksFor(index, laterLocks) }) } : {}),
       });
     } finally {
       this.hub.creating = null;
@@ -225,8 +225,8 @@ export class World {
     return tab;
   }
 
-  private locksFor(tab: number) {
-    return this.platform.webLocks ? this.locks.forTab(tab) : null;
+  private locksFor(tab: number, later: boolean) {
+    return this.platform.webLocks ? this.locks.forTab(tab, { later }) : null;
   }
 
   /** A new page's storage: the shared one, or a fresh one of its own. */
@@ -314,13 +314,16 @@ export class World {
   }
 
   /**
-   * Creates `count` clients, each a new page on a new storage (or the shared one) with every feature of
-   * the run, subscribed, and disposes each: at once, after the microtasks of its start (lock grants), or
-   * after a turn of the event loop. What they leave behind is checked at rest.
+   * Creates `count` clients in one page, one after the other on one storage (the page's `sessionStorage`,
+   * or the shared one) with every feature of the run, each subscribed, and disposes each: at once, after
+   * the microtasks of its start, or after a turn of the event loop. Their locks are granted on a later
+   * turn, as a browser's are, so a dispose may come before, between or after the grants. What they leave
+   * behind is checked at rest.
    */
   async churn(count: number, offset: number): Promise<void> {
+    const storage = this.newStorage();
     for (let i = 0; i < count; i++) {
-      const tab = this.open(this.newStorage());
+      const tab = this.open(storage, true);
       tab.churned = true;
       tab.client.billing.usage$.subscribe().add(tab.client.billing.freePeriodRemaining$.subscribe());
       const when = (offset + i) % 3;
@@ -333,11 +336,12 @@ export class World {
 
   /** Runs everything that is due now: promise chains, unheld traffic, channel deliveries. */
   async settle(): Promise<void> {
-    for (let round = 0; round < 200; round++) {
+    // Lock grants due on a later turn (churned pages) keep it going too: up to a few turns per page.
+    for (let round = 0; round < 1000; round++) {
       await turn();
-      if ((await this.network.flush()) + this.hub.flush() > 0) continue;
+      if ((await this.network.flush()) + this.hub.flush() + this.locks.granting > 0) continue;
       await turn();
-      if ((await this.network.flush()) + this.hub.flush() === 0) return;
+      if ((await this.network.flush()) + this.hub.flush() + this.locks.granting === 0) return;
     }
     throw new Error('the world never settled (a message or request loop?)');
   }
