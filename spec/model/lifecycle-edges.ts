@@ -93,10 +93,7 @@ function orphanRequests(world: World): string[] {
     const replaying = tab.recoveredDone === undefined && e.path === P.balance;
     if (world.platform.sync || e.path === P.consume || replaying) continue;
     const owners = world.calls.filter(
-      (c) =>
-        c.tab === e.tab &&
-        c.outcome === undefined &&
-        (c.kind === 'getUsage' || e.path === P.balance),
+      (c) => c.tab === e.tab && c.outcome === undefined && (c.kind === 'getUsage' || e.path === P.balance),
     );
     if (owners.length === 0) out.push(`orphan request: ${what} on the wire with no open call of its tab`);
   }

@@ -59,6 +59,7 @@ async function runOnce(
 ) {
   const current = new World(initial, platform);
   world = current;
+  let passed = false;
   try {
     current.open(current.newStorage());
     await current.settle();
@@ -69,9 +70,13 @@ async function runOnce(
     current.violations.push(...unhandled.splice(0));
     const violations = restViolations(current);
     if (violations.length > 0) throw new Error(`once at rest:\n  ${violations.join('\n  ')}${trace(current)}`);
+    passed = true;
   } finally {
     for (const tab of current.live()) current.dispose(tab);
     world = null;
+    // A run that failed early may still have an unhandled error on its way: it is not the next run's.
+    if (!passed) await new Promise((resolve) => setTimeout(resolve, 1));
+    unhandled.length = 0;
   }
 }
 
