@@ -8,7 +8,7 @@ import type { Call, Tab, World } from './lifecycle-world';
 export const FREE_PERIOD_MS = 30_000;
 
 /** How many invariant checks ran, for the figures. */
-export const lifecycleStats = { commands: 0, checks: 0 };
+export const lifecycleStats = { commands: 0, checks: 0, churns: 0, churnMs: 0 };
 
 const charged = (result: unknown) => (result as BillingConsumeResult).isBlacklisted === false;
 

@@ -48,6 +48,8 @@ afterAll(() => {
     ...figures,
     commands: lifecycleStats.commands,
     checks: lifecycleStats.checks,
+    churns: lifecycleStats.churns,
+    churnMs: lifecycleStats.churnMs,
     storageWarnings: warnings,
   });
 });
