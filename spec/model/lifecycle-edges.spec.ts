@@ -83,7 +83,7 @@ describe('the lifecycle model at the edges of a call and a client (issue 23, fix
     w.start(holder, 'consume', 'frozen');
     await w.settle();
     const waiting = w.start(other, 'consume', 'waiting');
-    for (let i = 0; i < 4; i++) await w.advance(30_001);
+    for (let i = 0; i < 5; i++) await w.advance(30_001);
     expect(await violations(w)).toEqual([]);
     expect(waiting.outcome).toBeDefined();
   });

@@ -8,12 +8,17 @@ const RETRIES = 2;
 const BACKOFF_CEILINGS = [250, 500];
 const FREE_PERIOD_MS = 30_000;
 /** One request, every attempt timed out, with the longest backoff between them. */
-export const REQUEST_BOUND_MS = (RETRIES + 1) * TIMEOUT_MS + BACKOFF_CEILINGS.reduce((a, b) => a + b, 0);
+const ONE_REQUEST_MS = (RETRIES + 1) * TIMEOUT_MS + BACKOFF_CEILINGS.reduce((a, b) => a + b, 0);
+/**
+ * A read (`getUsage()`, `refreshCredits()`): the request it joins, or one queued after the request in
+ * flight (a design that coalesces nudges into one follow-up fetch may make a caller wait for both).
+ */
+export const REQUEST_BOUND_MS = 2 * ONE_REQUEST_MS;
 /**
  * A consume from its turn in its tab's queue: the cross-tab lock wait (which counts against `timeoutMs`,
- * issue 23.5), its POST, and the balance refresh after a credit charge or a refusal.
+ * issue 23.5), its POST, and the balance refresh after a credit charge or a refusal (a read's bound).
  */
-export const CONSUME_BOUND_MS = TIMEOUT_MS + 2 * REQUEST_BOUND_MS;
+export const CONSUME_BOUND_MS = TIMEOUT_MS + ONE_REQUEST_MS + REQUEST_BOUND_MS;
 
 const inFlight = (e: Exchange) => e.stage === 'requested' || e.stage === 'answered';
 const openAt = (c: Call, event: number) => c.startEvent < event && (c.settledEvent ?? Infinity) > event;
