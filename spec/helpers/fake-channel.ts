@@ -60,6 +60,11 @@ export class ChannelHub {
     }
   }
 
+  /** The channels of `tab` still open (a disposed page should have none). */
+  openOf(tab: number): string[] {
+    return this.channels.filter((c) => c.owner.tab === tab && !c.closed).map((c) => c.name);
+  }
+
   /** Delivers up to `n` waiting messages (receivers busy or dead keep theirs); returns how many. */
   deliver(n: number): number {
     let done = 0;
@@ -82,6 +87,11 @@ export class ChannelHub {
   flush(): number {
     return this.late ? 0 : this.deliver(Number.POSITIVE_INFINITY);
   }
+}
+
+/** A DOMException-like error, as a sandboxed frame's `BroadcastChannel` throws. */
+export function securityError(): Error {
+  return Object.assign(new Error('Access to BroadcastChannel is denied in this context'), { name: 'SecurityError' });
 }
 
 /** Puts a `BroadcastChannel` on `globalThis` that opens channels on `hub()`; returns the undo. */

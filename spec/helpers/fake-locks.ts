@@ -4,6 +4,9 @@ interface Request {
   readonly tab: number;
   readonly name: string;
   readonly grant: () => void;
+  /** Granted on a later turn of the event loop, as a browser's lock manager does (`forTab`'s `later`). */
+  readonly later: boolean;
+  scheduled?: boolean;
 }
 
 const abortError = () => Object.assign(new Error('The request was aborted'), { name: 'AbortError' });
@@ -19,6 +22,9 @@ export interface LocksFlaws {
 }
 
 const JUNK = [null, { name: 42 }, {}, { name: null }, 'free'] as unknown as Array<{ name: string }>;
+
+/** How `query()` behaves, as the model draws it: `ok`, or one of the flaws. */
+export type QueryMode = 'ok' | NonNullable<LocksFlaws['query']>;
 
 /**
  * The one Web Locks stand-in (exclusive mode, `ifAvailable`, `signal`,
@@ -69,8 +75,11 @@ export class FakeLocks {
     return this.waiting.length;
   }
 
-  /** The lock manager one page sees (its `navigator.locks`). */
-  forTab(tab: number): LocksLike {
+  /**
+   * The lock manager one page sees (its `navigator.locks`). With `later`, its requests are granted on a
+   * later turn of the event loop (a `setImmediate`), as a browser grants in a task, not at once.
+   */
+  forTab(tab: number, { later = false }: { later?: boolean } = {}): LocksLike {
     const flaw = this.flaws.query;
     const query = () => {
       if (flaw === 'throws') throw new TypeError('query is not supported here');
@@ -97,6 +106,7 @@ export class FakeLocks {
         const asked: Request = {
           tab,
           name,
+          later,
           grant: () => {
             let released = false;
             const release = () => {
@@ -126,10 +136,37 @@ export class FakeLocks {
     return flaw === 'missing' ? { request } : { query, request };
   }
 
+  /** Requests whose grant is due on a later turn (`later`): the lock manager is not at rest while any are. */
+  get granting(): number {
+    return this.waiting.filter((r) => r.scheduled === true).length;
+  }
+
+  /** The locks `tab` holds and those it still waits for, by name (a disposed page should have none). */
+  ownedBy(tab: number): { held: string[]; pending: string[] } {
+    return {
+      held: [...this.held].filter(([, holder]) => holder.tab === tab).map(([name]) => name),
+      pending: this.waiting.filter((r) => r.tab === tab).map((r) => r.name),
+    };
+  }
+
   private next(name: string): void {
     if (this.paused || this.flaws.neverGrant === true) return;
     const first = this.held.has(name) ? undefined : this.waiting.find((r) => r.name === name);
     if (first === undefined) return;
+    if (first.later) {
+      // Still pending (and first in line) until its turn comes; aborted meanwhile, the next one goes.
+      if (first.scheduled === true) return;
+      first.scheduled = true;
+      setImmediate(() => {
+        first.scheduled = false;
+        if (!this.waiting.includes(first)) return this.next(name);
+        // Taken meanwhile by a request granted at once: its release asks again.
+        if (this.held.has(name)) return;
+        this.waiting = this.waiting.filter((r) => r !== first);
+        first.grant();
+      });
+      return;
+    }
     this.waiting = this.waiting.filter((r) => r !== first);
     first.grant();
   }

@@ -68,7 +68,7 @@ class Abort extends Step {
     const open = world.calls.filter(
       (c) =>
         c.outcome === undefined &&
-        c.kind !== 'refreshCredits' &&
+        !c.plain &&
         world.tabs[c.tab]?.status === 'live' &&
         (c.kind !== 'consume' || familyOn('abandonCopied') || !copied(world, c.tab)),
     );
@@ -155,7 +155,7 @@ class Restart extends Step {
     super();
   }
   act(world: World) {
-    const idle = [...new Set(world.tabs.map((t) => t.storage))].filter(
+    const idle = [...new Set(world.tabs.filter((t) => t.churned !== true).map((t) => t.storage))].filter(
       (s) => !world.live().some((t) => t.storage === s),
     );
     const storage = pick(idle, this.which);
@@ -198,6 +198,14 @@ class CopyTab extends Step {
   toString = () => `tab[${this.tab}].duplicate()`;
 }
 
+/** The user clicks in every tab at once: a consume with a fresh id in each, before anything settles. */
+class ClickEverywhere extends Step {
+  act(world: World) {
+    for (const tab of world.live()) world.start(tab, 'consume', world.freshId());
+  }
+  toString = () => 'clickEverywhere()';
+}
+
 class OpenTab extends Step {
   act(world: World) {
     if (world.live().length < MAX_LIVE) world.open(world.newStorage());
@@ -213,7 +221,8 @@ class Busy extends Step {
     super();
   }
   act(world: World) {
-    pick(world.live(), this.tab)?.scheduler.setBusy(this.busy);
+    const tab = pick(world.live(), this.tab);
+    if (tab !== undefined) world.setBusy(tab, this.busy);
   }
   toString = () => `tab[${this.tab}].${this.busy ? 'busy' : 'free'}()`;
 }
@@ -265,6 +274,45 @@ class StorageFails extends Step {
   toString = () => `tab[${this.tab}].storage.${this.failing ? 'failWrites' : 'works'}()`;
 }
 
+/**
+ * A component starts `getUsage({ signal })` while the requests are on the wire, unmounts and aborts; once
+ * its caller heard `aborted`, a plain `getUsage()` starts. It must not hear `aborted` (nobody aborted it):
+ * the request the first caller abandoned is not joined. A tab with a getUsage already open is left alone
+ * (its caller is not the sole one).
+ */
+class AbortSoleGetUsage extends Step {
+  constructor(readonly tab: number) {
+    super();
+  }
+  async act(world: World) {
+    const tab = pick(world.live(), this.tab);
+    const busy = (t: Tab) => world.calls.some((c) => c.tab === t.index && c.kind === 'getUsage' && !c.outcome);
+    if (tab === undefined || busy(tab)) return;
+    const first = world.start(tab, 'getUsage');
+    first.controller.abort();
+    await first.settledPromise;
+    world.start(tab, 'getUsage', undefined, true);
+  }
+  toString = () => `tab[${this.tab}].abortSoleGetUsage()`;
+}
+
+/** React StrictMode, hot reload, user switches: 50 clients created and disposed in a row (`World.churn`). */
+class Churn extends Step {
+  constructor(readonly offset: number) {
+    super();
+  }
+  async act(world: World) {
+    // Once a run: what matters is the timing of each dispose, and 50 clients cost time.
+    if (world.tabs.some((t) => t.churned === true)) return;
+    const started = Date.now();
+    await world.churn(CHURN, this.offset);
+    lifecycleStats.churns += 1;
+    lifecycleStats.churnMs += Date.now() - started;
+  }
+  toString = () => `churn(${CHURN}, timings from ${this.offset})`;
+}
+const CHURN = 50;
+
 const tabIndex = fc.nat(5);
 const paths = fc.constantFrom(P.freeTrialCount, P.balance, P.consume);
 
@@ -300,6 +348,14 @@ const families: Record<string, Array<fc.Arbitrary<Command>>> = {
     fc.constantFrom(-3_600_000, -60_000, -3_000, -1, 1, 3_000, 60_000, 3_600_000).map((ms) => new StepClock(ms)),
   ],
   storageFaults: [fc.tuple(tabIndex, fc.boolean()).map(([t, f]) => new StorageFails(t, f))],
+  abortSole: [tabIndex.map((t) => new AbortSoleGetUsage(t))],
+  // 50 clients cost about as much as the rest of a run: drawn in a quarter of this slot, an advance otherwise.
+  churn: [
+    fc.oneof(
+      { weight: 1, arbitrary: fc.nat(2).map((o): Command => new Churn(o)) },
+      { weight: 3, arbitrary: fc.constantFrom(1_000, 30_001).map((ms): Command => new Advance(ms)) },
+    ),
+  ],
 };
 
 /** The commands of one client's life and its successors on the same storage. */
@@ -318,6 +374,7 @@ const tabs = (): Array<fc.Arbitrary<Command>> => [
   ...lifecycle(familyOn('tabHolds') ? [] : ['holds']),
   fc.constant(new OpenTab()),
   fc.constant(new OpenTab()),
+  fc.constant(new ClickEverywhere()),
   ...(familyOn('busyTabs') ? [fc.tuple(tabIndex, fc.boolean()).map(([t, b]) => new Busy(t, b))] : []),
   ...(familyOn('lateChannel')
     ? [fc.boolean().map((late) => new ChannelLate(late)), fc.integer({ min: 1, max: 4 }).map((n) => new Deliver(n))]

@@ -2,12 +2,13 @@ import type { BillingError } from '../../lib/errors';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import type { BillingConsumeResult } from '../../lib/types';
 import type { Exchange } from './gated-network';
+import { edgeRestViolations, edgeStepViolations } from './lifecycle-edges';
 import type { Call, Tab, World } from './lifecycle-world';
 
 export const FREE_PERIOD_MS = 30_000;
 
 /** How many invariant checks ran, for the figures. */
-export const lifecycleStats = { commands: 0, checks: 0 };
+export const lifecycleStats = { commands: 0, checks: 0, churns: 0, churnMs: 0 };
 
 const charged = (result: unknown) => (result as BillingConsumeResult).isBlacklisted === false;
 
@@ -249,7 +250,7 @@ export function stepViolations(world: World): string[] {
   lifecycleStats.checks += 1;
   const out = [...world.violations, ...doubleCharges(world), ...reportViolations(world)];
   for (const tab of world.live()) out.push(...staleCache(world, tab), ...freeTooLong(world, tab));
-  return out;
+  return [...out, ...edgeStepViolations(world)];
 }
 
 function unknownOutcome(call: Call): boolean {
@@ -265,7 +266,7 @@ function unknownOutcome(call: Call): boolean {
  * lets the app ask again); and no call of a living tab is still waiting.
  */
 export function restViolations(world: World): string[] {
-  const out = stepViolations(world);
+  const out = [...stepViolations(world), ...edgeRestViolations(world)];
   for (const id of new Set(world.state.charges().map((c) => c.externalId))) {
     const told =
       world.calls.some(

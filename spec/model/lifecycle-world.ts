@@ -8,8 +8,8 @@ import type { Client } from '../../lib/client-types';
 import type { RecoveredConsume } from '../../lib/feature-types';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { MemoryStorage } from '../helpers/memory-storage';
-import { ChannelHub } from '../helpers/fake-channel';
-import { FakeLocks } from '../helpers/fake-locks';
+import { ChannelHub, securityError } from '../helpers/fake-channel';
+import { FakeLocks, type QueryMode } from '../helpers/fake-locks';
 import { GatedNetwork, type Exchange } from './gated-network';
 import { TabScheduler } from './tab-scheduler';
 
@@ -19,11 +19,15 @@ export const MODULE = 'generator_poster';
 /**
  * The platform of a run: whether tabs use `tabSync()`, whether the browser has Web Locks, and whether
  * pages share one storage (`localStorage`) or each tab has its own (`sessionStorage`, copied by a duplicate).
+ * `channel` and `query` draw a broken platform: a `BroadcastChannel` whose constructor or `postMessage`
+ * throws, and Web Locks whose `query()` is missing, throws, rejects or answers with junk entries.
  */
 export interface Platform {
   readonly sync: boolean;
   readonly webLocks: boolean;
   readonly shared: boolean;
+  readonly channel?: 'ok' | 'throwsOnOpen' | 'throwsOnPost';
+  readonly query?: QueryMode;
 }
 
 export type Outcome =
@@ -36,9 +40,16 @@ export interface Call {
   readonly kind: 'consume' | 'getUsage' | 'refreshCredits';
   readonly externalId: string | undefined;
   readonly controller: AbortController;
+  /** Made without a signal (`getUsage()` as a plain call): nobody can abort it. */
+  readonly plain: boolean;
   readonly startEvent: number;
+  /** Virtual (monotonic) times it started and settled, for the bound every call must settle within. */
+  readonly startAt: number;
   settledEvent?: number;
+  settledAt?: number;
   outcome?: Outcome;
+  /** Resolves once the caller heard its outcome. */
+  readonly settledPromise: Promise<void>;
   /** Its tab's storage refused writes while it was open: its journal entry may never have been kept. */
   unjournaled?: boolean;
 }
@@ -47,6 +58,7 @@ export interface Call {
 export interface Recovered {
   readonly tab: number;
   readonly event: number;
+  readonly at: number;
   readonly item: RecoveredConsume;
 }
 
@@ -60,6 +72,13 @@ export interface Tab {
   copiedFrom?: number;
   /** Event when its `recovered$` completed: the replays of what an earlier page left are over. */
   recoveredDone?: number;
+  /** Event and virtual time when it was disposed or died. */
+  endedEvent?: number;
+  endedAt?: number;
+  /** Virtual times its main thread was blocked: `[from, to)`, `to` absent while it still is. */
+  readonly busy: Array<[number, number | undefined]>;
+  /** Opened by the churn command (created and disposed at once), not one of the model's pages. */
+  churned?: boolean;
 }
 
 /** The backend's state after each change: the versions answers are dated by. */
@@ -86,13 +105,15 @@ export class World {
   readonly state: ReferenceState;
   readonly network: GatedNetwork;
   readonly hub = new ChannelHub();
-  readonly locks = new FakeLocks();
+  readonly locks: FakeLocks;
   readonly tabs: Tab[] = [];
   readonly calls: Call[] = [];
   readonly recovered: Recovered[] = [];
   readonly versions: Version[] = [];
   /** Version of the first (charging) answer of each external_id. */
   readonly chargedAt = new Map<string, number>();
+  /** The exchange the backend first charged each external_id for. */
+  readonly firstCharge = new Map<string, Exchange>();
   /** Violations seen as they happened (a charge nobody was waiting for). */
   readonly violations: string[] = [];
   /** How far the wall clock pages read (`Date.now`) is from the monotonic timeline: the model steps it. */
@@ -108,6 +129,9 @@ export class World {
     readonly initial: InitialQuota,
     readonly platform: Platform,
   ) {
+    this.locks = new FakeLocks(platform.query === undefined || platform.query === 'ok' ? {} : { query: platform.query });
+    if (platform.channel === 'throwsOnOpen') this.hub.openThrows = securityError();
+    if (platform.channel === 'throwsOnPost') this.hub.postThrows = securityError();
     this.state = new ReferenceState([
       {
         token: TOKEN,
@@ -158,6 +182,7 @@ export class World {
     if (exchange.path !== P.consume || id === undefined || exchange.answer?.body.code !== 0) return;
     if (this.chargedAt.has(id)) return;
     this.chargedAt.set(id, this.version);
+    this.firstCharge.set(id, exchange);
     // A charge must be the work of a consume some caller is still waiting for (or a page that died
     // waiting): an id whose caller already heard "aborted" or "disposed" is an abandoned operation.
     const waiting = this.calls.some((c) => c.kind === 'consume' && c.externalId === id && c.outcome === undefined);
@@ -171,8 +196,8 @@ export class World {
     }
   }
 
-  /** Opens a client (a tab or a reloaded page) on `storage`. */
-  open(storage: MemoryStorage): Tab {
+  /** Opens a client (a tab or a reloaded page) on `storage`; `laterLocks`: its lock requests are granted on a later turn. */
+  open(storage: MemoryStorage, laterLocks = false): Tab {
     const index = this.tabs.length;
     const scheduler = new TabScheduler(this.clock, () => this.clock.now() + this.wallOffset);
     this.hub.creating = { tab: index, busy: () => scheduler.isBusy, dead: () => scheduler.isDead };
@@ -185,23 +210,23 @@ export class World {
         scheduler,
         fetch: this.network.fetchFor(index),
         // Where the browser has Web Locks, the journal asks them which pages live; without, nothing is replayed.
-        storage: reloadSafe(storage, { perTab: !this.platform.shared, locks: this.locksFor(index) }),
-        ...(this.platform.sync ? { sync: tabSync({ locks: this.locksFor(index) }) } : {}),
+        storage: reloadSafe(storage, { perTab: !this.platform.shared, locks: this.locksFor(index, laterLocks) }),
+        ...(this.platform.sync ? { sync: tabSync({ locks: this.locksFor(index, laterLocks) }) } : {}),
       });
     } finally {
       this.hub.creating = null;
     }
-    const tab: Tab = { index, storage, scheduler, client, status: 'live' };
+    const tab: Tab = { index, storage, scheduler, client, status: 'live', busy: [] };
     this.tabs.push(tab);
     client.billing.recovered$.subscribe({
-      next: (item) => this.recovered.push({ tab: index, event: this.event(), item }),
+      next: (item) => this.recovered.push({ tab: index, event: this.event(), at: this.clock.now(), item }),
       complete: () => (tab.recoveredDone = this.event()),
     });
     return tab;
   }
 
-  private locksFor(tab: number) {
-    return this.platform.webLocks ? this.locks.forTab(tab) : null;
+  private locksFor(tab: number, later: boolean) {
+    return this.platform.webLocks ? this.locks.forTab(tab, { later }) : null;
   }
 
   /** A new page's storage: the shared one, or a fresh one of its own. */
@@ -209,36 +234,42 @@ export class World {
     return this.platform.shared ? this.sharedStorage : new MemoryStorage();
   }
 
-  /** Starts a call; its outcome is recorded when it settles. */
-  start(tab: Tab, kind: Call['kind'], externalId?: string): Call {
+  /** Starts a call (`plain`: a getUsage without a signal); its outcome is recorded when it settles. */
+  start(tab: Tab, kind: Call['kind'], externalId?: string, plain = false): Call {
     const controller = new AbortController();
+    const billing = tab.client.billing;
+    const { signal } = controller;
+    // Dated before the call starts: a request it sends at once comes after it.
+    const startEvent = this.event();
+    const startAt = this.clock.now();
+    const promise: Promise<unknown> =
+      kind === 'consume'
+        ? billing.consume({ externalId, signal })
+        : kind === 'getUsage'
+          ? billing.getUsage(plain ? undefined : { signal })
+          : billing.refreshCredits();
     const call: Call = {
       index: this.calls.length,
       tab: tab.index,
       kind,
       externalId,
       controller,
-      startEvent: this.event(),
+      plain: plain || kind === 'refreshCredits',
+      startEvent,
+      startAt,
       ...(tab.storage.failWrites === null ? {} : { unjournaled: true }),
+      settledPromise: promise.then(
+        (value) => this.settled(call, { ok: true, value }),
+        (error: BillingError) => this.settled(call, { ok: false, error }),
+      ),
     };
     this.calls.push(call);
-    const billing = tab.client.billing;
-    const { signal } = controller;
-    const promise: Promise<unknown> =
-      kind === 'consume'
-        ? billing.consume({ externalId, signal })
-        : kind === 'getUsage'
-          ? billing.getUsage({ signal })
-          : billing.refreshCredits();
-    promise.then(
-      (value) => this.settled(call, { ok: true, value }),
-      (error: BillingError) => this.settled(call, { ok: false, error }),
-    );
     return call;
   }
 
   private settled(call: Call, outcome: Outcome): void {
     call.settledEvent = this.event();
+    call.settledAt = this.clock.now();
     call.outcome = outcome;
   }
 
@@ -258,22 +289,59 @@ export class World {
   /** A page that goes away without a word: no more timers, answers or messages; its locks are freed. */
   kill(tab: Tab): void {
     tab.status = 'dead';
+    this.ended(tab);
     tab.scheduler.kill();
     this.locks.kill(tab.index);
   }
 
   dispose(tab: Tab): void {
     tab.status = 'disposed';
+    this.ended(tab);
     tab.client.billing.dispose();
+  }
+
+  private ended(tab: Tab): void {
+    tab.endedEvent = this.event();
+    tab.endedAt = this.clock.now();
+  }
+
+  /** A tab's main thread blocks (or runs again): its timers, answers and messages wait meanwhile. */
+  setBusy(tab: Tab, busy: boolean): void {
+    const last = tab.busy[tab.busy.length - 1];
+    if (busy && (last === undefined || last[1] !== undefined)) tab.busy.push([this.clock.now(), undefined]);
+    if (!busy && last !== undefined && last[1] === undefined) last[1] = this.clock.now();
+    tab.scheduler.setBusy(busy);
+  }
+
+  /**
+   * Creates `count` clients in one page, one after the other on one storage (the page's `sessionStorage`,
+   * or the shared one) with every feature of the run, each subscribed, and disposes each: at once, after
+   * the microtasks of its start, or after a turn of the event loop. Their locks are granted on a later
+   * turn, as a browser's are, so a dispose may come before, between or after the grants. What they leave
+   * behind is checked at rest.
+   */
+  async churn(count: number, offset: number): Promise<void> {
+    const storage = this.newStorage();
+    for (let i = 0; i < count; i++) {
+      const tab = this.open(storage, true);
+      tab.churned = true;
+      tab.client.billing.usage$.subscribe().add(tab.client.billing.freePeriodRemaining$.subscribe());
+      const when = (offset + i) % 3;
+      if (when === 1) for (let m = 0; m < 5; m++) await Promise.resolve();
+      if (when === 2) await turn();
+      this.dispose(tab);
+    }
+    await this.settle();
   }
 
   /** Runs everything that is due now: promise chains, unheld traffic, channel deliveries. */
   async settle(): Promise<void> {
-    for (let round = 0; round < 200; round++) {
+    // Lock grants due on a later turn (churned pages) keep it going too: up to a few turns per page.
+    for (let round = 0; round < 1000; round++) {
       await turn();
-      if ((await this.network.flush()) + this.hub.flush() > 0) continue;
+      if ((await this.network.flush()) + this.hub.flush() + this.locks.granting > 0) continue;
       await turn();
-      if ((await this.network.flush()) + this.hub.flush() === 0) return;
+      if ((await this.network.flush()) + this.hub.flush() + this.locks.granting === 0) return;
     }
     throw new Error('the world never settled (a message or request loop?)');
   }
@@ -299,7 +367,7 @@ export class World {
   async quiesce(): Promise<void> {
     this.network.disarm();
     this.hub.late = false;
-    for (const tab of this.live()) tab.scheduler.setBusy(false);
+    for (const tab of this.live()) this.setBusy(tab, false);
     for (const tab of this.tabs) tab.storage.failWrites = null;
     const releaseAll = async () => {
       for (let i = 0; i < 50 && this.network.held().length > 0; i++) {
