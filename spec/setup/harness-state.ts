@@ -79,8 +79,13 @@ export function onConsole(level: ConsoleLevel, args: readonly unknown[]): boolea
     expectation.calls.push(call);
     return true;
   }
-  // Where the call came from: the frames below this guard and the console wrapper.
-  const stack = (new Error().stack ?? '').split('\n').slice(3, 9).join('\n');
+  // Where the call came from, in the project's own code: the guard's and the packages' frames say little.
+  const stack = (new Error().stack ?? '')
+    .split('\n')
+    .slice(1)
+    .filter((line) => !/node_modules|spec[\\/]setup[\\/]/.test(line))
+    .slice(0, 8)
+    .join('\n');
   report({ kind: 'console', message: `unexpected console.${level}: ${message}\n${stack}` });
   return false;
 }
