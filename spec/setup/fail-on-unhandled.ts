@@ -13,7 +13,8 @@ import {
 // A test fails on what a user of the library would see go wrong:
 // - an unhandled promise rejection (Jest reports those itself; the flush below makes it
 //   report them against the test that caused them, not the next one);
-// - an error RxJS sends to its unhandled-error path (`config.onUnhandledError`);
+// - an error RxJS sends to its unhandled-error path (`config.onUnhandledError`), or to a
+//   subscriber that had already stopped (`config.onStoppedNotification`);
 // - a console.error or console.warn the test did not declare with expectConsole() or
 //   allowConsole() (spec/helpers/expect-console.ts). A `jest.spyOn(console, ...)` with a
 //   mock implementation also counts as declared: the test took the output over.
