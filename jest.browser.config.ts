@@ -6,6 +6,9 @@ const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/spec/browser'],
   testMatch: ['**/*.spec.ts'],
+  // Fails a test on an unhandled rejection, an RxJS unhandled error or an undeclared
+  // console.error/console.warn (CONTRIBUTING.md, "Tests fail on what users would see").
+  setupFilesAfterEnv: ['<rootDir>/spec/setup/fail-on-unhandled.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }],
   },

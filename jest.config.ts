@@ -7,6 +7,9 @@ const config: Config = {
   testMatch: ['**/*.spec.ts'],
   // Browser tests need Chromium and run through `npm run test:browser`.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/spec/browser/'],
+  // Fails a test on an unhandled rejection, an RxJS unhandled error or an undeclared
+  // console.error/console.warn (CONTRIBUTING.md, "Tests fail on what users would see").
+  setupFilesAfterEnv: ['<rootDir>/spec/setup/fail-on-unhandled.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }],
   },

@@ -16,6 +16,18 @@ async function returnToTab(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Stops the page's clock (timers, Date, performance.now: Playwright's clock, installed before the
+ * page opened): from here on the page's time moves only when the test moves it, so a window or an
+ * interval is measured in the page's time, not in how fast this machine runs. The jump ahead is
+ * room for the time this call takes; a timer due meanwhile fires once, then the page is idle.
+ */
+async function stopClock(page: Page): Promise<void> {
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 5_000);
+  await showsMatch(page, 'status', READY);
+}
+
 /** Opens Fiona's page (balance 50), then changes her balance on the backend and forgets the log. */
 async function openThenTopUp(query: string, balance: number): Promise<Page> {
   const page = await rig.open(query);
@@ -28,22 +40,26 @@ async function openThenTopUp(query: string, balance: number): Promise<Page> {
 
 describe('refetch through the playground’s client in Chromium', () => {
   test('a return to the tab shows the new balance with no click; a second signal within 2 s fetches nothing', async () => {
+    await rig.context.clock.install();
     const page = await openThenTopUp('', 80);
+    await stopClock(page);
+    rig.backend.clearLog();
     expect(await page.evaluate(() => document.visibilityState)).toBe('visible');
-    const first = Date.now();
     await returnToTab(page);
     await showsMatch(page, 'credits-balance', /80/);
     await showsMatch(page, 'status', READY);
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-    // The setup holds: the second signal came within the 2 s window of the first.
-    expect(Date.now() - first).toBeLessThan(2_000);
-    await idle(500);
     expect(usageGets(rig.backend)).toEqual({ count: 1, balance: 1 });
+    // The page's time stands still: this signal is within 2 s of the first, and so is one 1.9 s later.
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.clock.runFor(1_900);
+    await returnToTab(page);
     // Past the window a return to the tab fetches again.
-    await idle(Math.max(0, first + 2_100 - Date.now()));
+    await page.clock.fastForward(200);
     rig.backend.setUser('demo-free', { creditsBalance: 90 });
     await returnToTab(page);
     await showsMatch(page, 'credits-balance', /90/);
+    await showsMatch(page, 'status', READY);
+    // Exactly two pairs: the signals inside the window sent none (any would have gone out before the last).
     expect(usageGets(rig.backend)).toEqual({ count: 2, balance: 2 });
   });
 
@@ -68,20 +84,33 @@ describe('refetch through the playground’s client in Chromium', () => {
     await showsMatch(page, 'credits-balance', /50/);
   });
 
-  test('?interval=1000: the balance updates by itself, about one fetch pair a second', async () => {
+  test("?interval=1000: the balance updates by itself, one fetch pair per second of the page's time", async () => {
+    await rig.context.clock.install();
     const page = await openThenTopUp('?interval=1000', 60);
+    await stopClock(page);
     await showsMatch(page, 'credits-balance', /60/);
     rig.backend.clearLog();
-    await idle(2_500);
-    const { count, balance } = usageGets(rig.backend);
-    expect(count).toBe(balance);
-    expect(count).toBeGreaterThanOrEqual(2);
-    expect(count).toBeLessThanOrEqual(3);
+    // In quarter seconds, each refetch landed before the next step: two ticks in one second
+    // would show as two pairs, not as one shared fetch.
+    for (const second of [1, 2, 3]) {
+      for (let quarter = 0; quarter < 4; quarter++) {
+        await page.clock.runFor(250);
+        await showsMatch(page, 'status', READY);
+      }
+      expect(usageGets(rig.backend)).toEqual({ count: second, balance: second });
+    }
+    rig.backend.setUser('demo-free', { creditsBalance: 65 });
+    await page.clock.runFor(1_000);
+    await showsMatch(page, 'credits-balance', /65/);
   });
 
-  test('without intervalMs nothing is fetched by itself over 2.5 s', async () => {
+  test("without intervalMs nothing is fetched by itself over a minute of the page's time", async () => {
+    await rig.context.clock.install();
     const page = await openThenTopUp('', 60);
-    await idle(2_500);
+    await stopClock(page);
+    rig.backend.clearLog();
+    await page.clock.runFor(60_000);
+    await showsMatch(page, 'status', READY);
     expect(usageGets(rig.backend)).toEqual({ count: 0, balance: 0 });
     await showsMatch(page, 'credits-balance', /50/);
   });

@@ -6,6 +6,7 @@ import type { Client } from '../../lib/client-types';
 import { FakeLocks } from '../helpers/fake-locks';
 import { MemoryStorage } from '../helpers/memory-storage';
 import { VirtualClock } from '../helpers/virtual-clock';
+import { until } from '../helpers/waiting';
 
 const CONSUME = '/ai/v5/service/free_trial';
 let backend: ReferenceBackend;
@@ -33,18 +34,13 @@ function page(storage: MemoryStorage): Client {
   return client;
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
-  if (!condition()) throw new Error('condition never held');
-}
-
 it('over real HTTP: a page gone while its POST stalls is charged once, by the replay, in credits', async () => {
   const storage = new MemoryStorage();
   backend.failNext(CONSUME, 1, { kind: 'stall' });
   void page(storage)
     .billing.consume({ externalId: 'export-42' })
     .catch(() => undefined);
-  await until(() => backend.requests().some((request) => request.path === CONSUME));
+  await until(() => backend.requests().some((request) => request.path === CONSUME), 'the POST to reach the backend');
   // The page is gone (its lock with it); what it left in storage stays.
   locks.kill(0);
   const reloaded = page(storage);

@@ -31,9 +31,13 @@ describe('useBillingStatus', () => {
     expect(dom.text()).toBe('Loading…');
 
     backend.holding = true;
-    const usage = client.billing.getUsage();
-    usage.catch(() => undefined);
-    await act(() => settle());
+    // Inside act(): starting the fetch sets the status to loading at once, a render React must see.
+    let usage: Promise<unknown> = Promise.resolve();
+    await act(async () => {
+      usage = client.billing.getUsage();
+      usage.catch(() => undefined);
+      await settle();
+    });
     expect(dom.text()).toBe('Loading… (fetching)');
 
     backend.holding = false;
