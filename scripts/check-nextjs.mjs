@@ -140,8 +140,15 @@ export async function checkNextjs(dir, { run, report, failures }) {
     await tab.goto(page);
     const button = tab.locator('button');
     // Hydrated: the button is enabled and still shows the server's quota (no "Loading…" in between).
-    await tab.waitForFunction(() => document.querySelector('button')?.disabled === false, null, { timeout: 30_000 });
-    check((await button.textContent()) === label, `after hydration the button still shows "${label}"`);
+    const enabled = await tab
+      .waitForFunction(() => document.querySelector('button')?.disabled === false, null, { timeout: 30_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    const first = await button.textContent();
+    if (!check(enabled && first === label, `after hydration the button is enabled and shows "${label}" (${first})`))
+      return;
     await button.click();
     const after = `Export (${Number(free) - 1} free left)`;
     const shown = await tab
