@@ -13,6 +13,11 @@ const config: Config = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }],
   },
+  // docs/recipes and docs/examples import the package by its published names, as users do.
+  moduleNameMapper: {
+    '^unified-billing$': '<rootDir>/lib',
+    '^unified-billing/(testing|react|devtools)$': '<rootDir>/lib/$1',
+  },
   testTimeout: 20000,
 };
 

@@ -46,7 +46,9 @@ export interface ClientOptions {
   readonly retries?: number;
   /**
    * Keeps the free period and unanswered consumes across reloads (`sessionStorage`
-   * is the usual choice: see docs/recipes/reload-safe.md). Off by default.
+   * is the usual choice). Off by default.
+   *
+   * @see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.1.0/docs/recipes/reload-safe.md | docs/recipes/reload-safe.md}
    */
   readonly storage?: BillingFeature<'storage'>;
   /** Shares the free period and the latest usage between tabs of one origin (`tabSync()`). Off by default. */

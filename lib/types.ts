@@ -76,7 +76,12 @@ export interface ConsumeOptions {
    * period on the replay. Never derive it from what is exported (a document id).
    */
   readonly externalId?: string;
-  /** Aborts the call; see docs/decisions.md for what an abort means once the POST is sent. */
+  /**
+   * Aborts the call; once the POST is sent, the backend may or may not have charged it (retry with the same
+   * `externalId` to learn which).
+   *
+   * @see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.1.0/docs/decisions.md | docs/decisions.md}, "Abort of a consume"
+   */
   readonly signal?: AbortSignal;
 }
 

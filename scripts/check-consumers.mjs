@@ -8,16 +8,19 @@
 // - Node 20, 22 and 24 scripts with tabSync() and reloadSafe() and no
 //   dispose(), which must end by themselves (scripts/consumers/node/);
 // - the README's vite.config.ts plugin under Vite: it must answer, survive a
-//   config edit (Vite's restart) and then answer from the edited config.
+//   config edit (Vite's restart) and then answer from the edited config;
+// - the Next.js recipe (docs/recipes/nextjs/) built with `next build`, served by
+//   `next start`, against the recipe's reference backend (scripts/check-nextjs.mjs).
 // A run that does not end within its time limit fails (an open handle).
 // One install per project; the tarball is reused; npm's cache serves repeats.
 //
-//   node scripts/check-consumers.mjs [tarball] [--only=jest|vitest|node|vite]
+//   node scripts/check-consumers.mjs [tarball] [--only=jest|vitest|node|vite|nextjs]
 //   (packs the repository when no tarball is given; --only runs one part)
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { checkNextjs } from './check-nextjs.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const fixtures = join(import.meta.dirname, 'consumers');
@@ -102,20 +105,46 @@ const jestProject = (major) => ({
 });
 const projects = [
   ...(runs('jest') ? [jestProject(29), jestProject(30)] : []),
-  {
-    dir: 'vite',
-    fixture: 'vite',
-    type: 'module',
-    dependencies: { ...shared, vite: '^7.0.0', vitest: '^3.2.0', jsdom: '^26.0.0' },
-  },
+  ...(runs('vitest') || runs('node') || runs('vite')
+    ? [
+        {
+          dir: 'vite',
+          fixture: 'vite',
+          type: 'module',
+          dependencies: { ...shared, vite: '^7.0.0', vitest: '^3.2.0', jsdom: '^26.0.0' },
+        },
+      ]
+    : []),
+  // The recipe's own files, as a user copies them into a new app (the current major of each).
+  ...(runs('nextjs')
+    ? [
+        {
+          dir: 'nextjs',
+          type: null,
+          source: join(root, 'docs/recipes/nextjs'),
+          dependencies: {
+            ...shared,
+            next: '^16.0.0',
+            react: '^19.0.0',
+            'react-dom': '^19.0.0',
+            typescript: '~5.9.0',
+            '@types/react': '^19.0.0',
+            '@types/react-dom': '^19.0.0',
+            '@types/node': '^20.0.0',
+          },
+        },
+      ]
+    : []),
 ];
 
 step('install the tarball into each consumer project (in parallel), and Node 20, 22, 24');
 const installs = projects.map((project) => {
   const dir = join(work, project.dir);
-  cpSync(join(fixtures, project.fixture), dir, { recursive: true });
+  cpSync(project.source ?? join(fixtures, project.fixture), dir, { recursive: true });
   if (project.fixture === 'vite') cpSync(join(fixtures, 'node'), dir, { recursive: true });
-  const manifest = { name: `consumer-${project.dir}`, private: true, type: project.type ?? 'commonjs' };
+  // `type: null` writes none, as create-next-app does (Next rejects ESM sources under "commonjs").
+  const type = project.type === null ? {} : { type: project.type ?? 'commonjs' };
+  const manifest = { name: `consumer-${project.dir}`, private: true, ...type };
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...manifest, devDependencies: project.dependencies }));
   const args = ['install', '--no-audit', '--no-fund', '--prefer-offline'];
   return run('npm', args, { cwd: dir, limitMs: 600_000 }).then((result) => ({ project, result }));
@@ -169,6 +198,11 @@ for (const node of await Promise.all(nodes)) {
 if (runs('vite')) {
   step("the README's vite.config.ts plugin across a config edit (Vite's restart)");
   await checkVitePlugin(join(work, 'vite'));
+}
+
+if (runs('nextjs')) {
+  step('the Next.js recipe: next build, next start, the quota in the server HTML, a consume from Chromium');
+  await checkNextjs(join(work, 'nextjs'), { run, report, failures });
 }
 
 finish();

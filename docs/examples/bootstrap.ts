@@ -1,5 +1,5 @@
 // README "Server-rendered pages: snapshot() and bootstrap", type-checked.
-import { createClient, type HeadersOption } from '../../lib';
+import { createClient, type HeadersOption } from 'unified-billing';
 
 declare const baseUrl: string;
 declare const token: string;

@@ -1,7 +1,7 @@
 // README "Compose with other stores", type-checked; spec/docs/compose-stores.spec.ts
-// runs `exportButton$` against the reference backend. Only the import path differs.
+// runs `exportButton$` against the reference backend.
 import { BehaviorSubject, combineLatest, distinctUntilChanged, map, startWith, type Observable } from 'rxjs';
-import { createClient, type BillingModule, type UsageInfo } from '../../lib';
+import { createClient, type BillingModule, type UsageInfo } from 'unified-billing';
 
 /** The app's own state, in its own store. */
 export interface AppState {

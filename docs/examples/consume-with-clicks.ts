@@ -1,6 +1,6 @@
 // README "Pipe UI events straight in", type-checked; the import path points at the sources.
 import { fromEvent } from 'rxjs';
-import { consumeWith, createClient, type BillingError } from '../../lib';
+import { consumeWith, createClient, type BillingError } from 'unified-billing';
 
 declare const button: HTMLButtonElement;
 declare function runExport(): void;

@@ -1,6 +1,6 @@
 // README "Redux DevTools: unified-billing/devtools", type-checked.
-import { createClient } from '../../lib';
-import { reduxDevtools } from '../../lib/devtools';
+import { createClient } from 'unified-billing';
+import { reduxDevtools } from 'unified-billing/devtools';
 
 declare const baseUrl: string;
 

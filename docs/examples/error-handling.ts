@@ -1,5 +1,5 @@
 // README "Errors", type-checked.
-import { isBillingError } from '../../lib';
+import { isBillingError } from 'unified-billing';
 
 declare function showTopUp(): void;
 declare function offerRetry(externalId?: string, afterMs?: number): void;

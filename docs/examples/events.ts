@@ -1,6 +1,6 @@
 // README "Events for logs and telemetry: onEvent and events$", type-checked;
 // the app's analytics and metrics are declared.
-import { createClient, type BillingEvent } from '../../lib';
+import { createClient, type BillingEvent } from 'unified-billing';
 
 declare const analytics: { track(name: string, fields: Record<string, unknown>): void };
 declare const metrics: { increment(name: string, tags: Record<string, unknown>): void };

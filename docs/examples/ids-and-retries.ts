@@ -1,5 +1,5 @@
 // README "Ids and retries: one externalId per user action", type-checked.
-import { createClient, isBillingError } from '../../lib';
+import { createClient, isBillingError } from 'unified-billing';
 
 declare function runExport(docId: string): Promise<void>;
 declare function showRetryButton(retry: () => Promise<void>): void;

@@ -1,5 +1,5 @@
 // README "Before the first fetch: a loading state, not "refused"", type-checked.
-import { createClient, type UsageInfo } from '../../lib';
+import { createClient, type UsageInfo } from 'unified-billing';
 
 declare const quota: HTMLElement;
 

@@ -1,6 +1,6 @@
 // README "Node: scripts, tests and servers", type-checked; the top-level
 // awaits sit in a function (the type check compiles CommonJS).
-import { createClient } from '../../lib';
+import { createClient } from 'unified-billing';
 
 declare const baseUrl: string;
 declare const token: string;

@@ -1,6 +1,6 @@
 // The opt-in features of 0.2.0 as a user writes them (see CHANGELOG.md), type-checked.
-import { createClient, reloadSafe, tabSync } from '../../lib';
-import { useBillingCheck, useFreePeriodRemaining, useUsage } from '../../lib/react';
+import { createClient, reloadSafe, tabSync } from 'unified-billing';
+import { useBillingCheck, useFreePeriodRemaining, useUsage } from 'unified-billing/react';
 
 declare function resumeExport(externalId: string): void;
 declare const userId: string;

@@ -1,5 +1,5 @@
 // README "What will this cost? billing.preview()", type-checked.
-import { createClient } from '../../lib';
+import { createClient } from 'unified-billing';
 
 const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster' });
 

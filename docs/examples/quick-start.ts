@@ -1,8 +1,8 @@
-// README "Quick start", type-checked. Only the import path differs (the
-// sources instead of the package), the app functions it calls are declared,
+// README "Quick start", type-checked (the type check maps the package's names to
+// the sources). The app functions it calls are declared,
 // and the top-level await sits in a function (the type check compiles CommonJS).
-import { createClient, isBillingError } from '../../lib';
-import type { UsageInfo } from '../../lib';
+import { createClient, isBillingError } from 'unified-billing';
+import type { UsageInfo } from 'unified-billing';
 
 declare function getToken(): Promise<string>;
 declare function render(usage: UsageInfo): void;

@@ -1,5 +1,5 @@
 // README "Fresh balances after a top-up: refetch", type-checked.
-import { createClient } from '../../lib';
+import { createClient } from 'unified-billing';
 
 declare function getToken(): Promise<string>;
 

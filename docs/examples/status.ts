@@ -1,8 +1,8 @@
 // README "Status: loading, ready, failed", type-checked; the import paths
 // point at the sources and the page's button is declared.
 import { merge } from 'rxjs';
-import { createClient, type BillingStatus } from '../../lib';
-import { useBillingCheck, useBillingStatus } from '../../lib/react';
+import { createClient, type BillingStatus } from 'unified-billing';
+import { useBillingCheck, useBillingStatus } from 'unified-billing/react';
 
 declare const button: HTMLButtonElement;
 

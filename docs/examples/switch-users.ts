@@ -1,5 +1,5 @@
 // README "Switching users without remounting", type-checked.
-import { createClient, type BillingModule, type HeadersOption } from '../../lib';
+import { createClient, type BillingModule, type HeadersOption } from 'unified-billing';
 
 interface User {
   readonly id: string;

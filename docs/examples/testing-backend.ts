@@ -1,7 +1,7 @@
 // README "Testing against a real backend", type-checked; import paths point at
 // the sources and the top-level awaits sit in a function.
-import { createClient } from '../../lib';
-import { startReferenceBackend } from '../../lib/testing';
+import { createClient } from 'unified-billing';
+import { startReferenceBackend } from 'unified-billing/testing';
 
 export async function example() {
   const backend = await startReferenceBackend({

@@ -1,8 +1,8 @@
 // README "Testing against a real backend", the in-process backend and the
 // page's client of "Calling the reference backend from a Vite dev server",
 // type-checked; import paths point at the sources.
-import { createClient } from '../../lib';
-import { createReferenceBackend } from '../../lib/testing';
+import { createClient } from 'unified-billing';
+import { createReferenceBackend } from 'unified-billing/testing';
 
 export async function inProcess() {
   const backend = createReferenceBackend({

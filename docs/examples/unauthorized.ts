@@ -1,5 +1,5 @@
 // README "Token refresh on 401: onUnauthorized", type-checked; the app's auth is declared.
-import { createClient } from '../../lib';
+import { createClient } from 'unified-billing';
 
 declare const auth: { getToken(): Promise<string>; refreshToken(): Promise<void> };
 

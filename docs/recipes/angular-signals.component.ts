@@ -9,7 +9,7 @@
 // needs nothing of the kind.
 import { Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { isBillingError } from '../../lib';
+import { isBillingError } from 'unified-billing';
 import { BillingService } from './angular-usage.component';
 
 @Component({

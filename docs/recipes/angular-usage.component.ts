@@ -3,7 +3,7 @@
 // subscribes and unsubscribes with the component; nothing to clean up.
 import { AsyncPipe } from '@angular/common';
 import { Component, Injectable, inject, type OnDestroy } from '@angular/core';
-import { createClient, isBillingError, reloadSafe, tabSync, type Client } from '../../lib';
+import { createClient, isBillingError, reloadSafe, tabSync, type Client } from 'unified-billing';
 
 /** One billing client for the app, disposed with the root injector. */
 @Injectable({ providedIn: 'root' })

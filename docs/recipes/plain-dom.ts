@@ -2,7 +2,7 @@
 // burst of clicks is one charge (the rest fall in the free period), and the
 // quota and countdown are bound to plain elements.
 import { fromEvent } from 'rxjs';
-import { consumeWith, createClient, reloadSafe } from '../../lib';
+import { consumeWith, createClient, reloadSafe } from 'unified-billing';
 
 declare function runExport(): Promise<void>;
 

@@ -25,7 +25,7 @@
 // The hooks of `unified-billing/react` (`useUsage`, `useBillingCheck`,
 // `useFreePeriodRemaining`) work unchanged: they only need React.
 import { useEffect } from 'react';
-import { createClient, type BillingModule, type Client } from '../../lib';
+import { createClient, type BillingModule, type Client } from 'unified-billing';
 
 // react-native is not installed in this repository (and must not be), so this
 // file is type-checked against a minimal local declaration of the one part

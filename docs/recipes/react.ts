@@ -4,8 +4,8 @@
 //   const usage = useUsage(billing);
 //   return <p>{usage ? `${usage.freeRemaining} free` : 'Loading…'}</p>;
 import { createElement as h, useEffect } from 'react';
-import { createClient, tabSync, type BillingModule } from '../../lib';
-import { useBillingCheck, useBillingStatus, useFreePeriodRemaining, useUsage } from '../../lib/react';
+import { createClient, tabSync, type BillingModule } from 'unified-billing';
+import { useBillingCheck, useBillingStatus, useFreePeriodRemaining, useUsage } from 'unified-billing/react';
 
 // One client per app, created outside components so renders share it.
 // refetch: a balance topped up in another tab shows when the user comes back.

@@ -16,7 +16,7 @@
 //     );
 //   }
 import { createMemo, createRoot, createEffect, from, type Accessor } from 'solid-js';
-import { createClient, type BillingCheckResult, type BillingModule, type UsageInfo } from '../../lib';
+import { createClient, type BillingCheckResult, type BillingModule, type UsageInfo } from 'unified-billing';
 
 // One client per signed-in user; `client.billing.dispose()` at sign-out.
 export const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster' });

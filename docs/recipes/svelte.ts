@@ -11,7 +11,7 @@
 // `undefined`; the wrapper starts at `null`, the documented "not loaded yet".
 import { derived, readable, type Readable } from 'svelte/store';
 import type { Observable } from 'rxjs';
-import { createClient, type BillingCheckResult, type UsageInfo } from '../../lib';
+import { createClient, type BillingCheckResult, type UsageInfo } from 'unified-billing';
 
 // One client for the app, in a module of its own (e.g. src/lib/billing.ts);
 // `client.billing.dispose()` when the user signs out (see svelte.md).

@@ -15,7 +15,7 @@
 //   </template>
 import { onScopeDispose, shallowRef, type App, type InjectionKey, type Ref } from 'vue';
 import { merge, type Observable } from 'rxjs';
-import { createClient, type BillingCheckResult, type BillingModule, type UsageInfo } from '../../lib';
+import { createClient, type BillingCheckResult, type BillingModule, type UsageInfo } from 'unified-billing';
 
 /** Where components find the app's one billing module (`inject(billingKey)`). */
 export const billingKey: InjectionKey<BillingModule> = Symbol('billing');

@@ -1,7 +1,4 @@
-import { reloadSafe, tabSync, type ClientOptions } from '../../lib';
-
-// Not (yet) exported by name from the package entry: read off the option itself.
-type RefetchOptions = NonNullable<ClientOptions['refetch']>;
+import { reloadSafe, tabSync, type ClientOptions, type RefetchOptions } from '../../lib';
 
 /**
  * What the page's query string asks for:

@@ -1,29 +1,25 @@
+// app/export/billing-client.tsx: a Client Component module. It renders on the server
+// once per request (with the snapshot, so the quota is in the HTML) and runs in the
+// browser, where it keeps one client per browser.
 'use client';
-// Recipe: Next.js App Router, the client half (see nextjs.md). A Client
-// Component module: it renders on the server once per request (with the
-// bootstrap, so the quota is in the HTML) and runs in the browser, where it
-// keeps one client per browser. Written with createElement so the type check
-// compiles it without JSX settings.
-import { createElement as h, useEffect } from 'react';
-import { createClient, type BillingSnapshot, type Client } from '../../lib';
-import { useBillingCheck, useBillingStatus, useUsage } from '../../lib/react';
+import { useEffect } from 'react';
+import { createClient, type BillingSnapshot, type Client } from 'unified-billing';
+import { useBillingCheck, useBillingStatus, useUsage } from 'unified-billing/react';
+import { APP_KEY, BILLING_URL } from './billing-config';
 
-// Not imported from nextjs-server.ts: a Client Component must not import the server's module.
-const BILLING_URL = 'https://api.example.com';
-
-interface Session {
+export interface BillingSession {
   readonly userId: string;
   readonly token: string;
   /** billingSnapshotFor(token) on the server, or `null`. */
   readonly snapshot: BillingSnapshot | null;
 }
 
-function create({ userId, token, snapshot }: Session): Client {
+function create({ userId, token, snapshot }: BillingSession): Client {
   return createClient({
     baseUrl: BILLING_URL,
-    appKey: 'poster',
+    appKey: APP_KEY,
     // One scope per user: tabs and storage never mix two users' free periods.
-    scope: `poster:${userId}`,
+    scope: `${APP_KEY}:${userId}`,
     headers: { Authorization: `Bearer ${token}` },
     bootstrap: snapshot, // sends nothing: the page starts from the server's answer
   });
@@ -33,14 +29,14 @@ function create({ userId, token, snapshot }: Session): Client {
 // server: that module is shared by every request, so every user.
 let browserClient: { userId: string; client: Client } | null = null;
 
-function clientFor(session: Session): Client {
+function clientFor(session: BillingSession): Client {
   if (typeof window === 'undefined') return create(session);
   if (browserClient?.userId !== session.userId) browserClient = { userId: session.userId, client: create(session) };
   return browserClient.client;
 }
 
 /** The client for the signed-in user; another user gets a new one and the old one is disposed. */
-export function useBillingClient(session: Session): Client {
+export function useBillingClient(session: BillingSession): Client {
   const client = clientFor(session);
   useEffect(
     // On a switch of user, once the page shows the new client. Not on Strict Mode's
@@ -60,7 +56,7 @@ export function disposeBillingClient(): void {
 }
 
 /** `<ExportButton session={...} />`, rendered by the Server Component page. */
-export function ExportButton({ session }: { session: Session }) {
+export function ExportButton({ session }: { session: BillingSession }) {
   const { billing } = useBillingClient(session);
   // With a snapshot, the server and the first browser render both show the quota: no "Loading…" flash.
   const { loaded, pending, error } = useBillingStatus(billing);
@@ -70,10 +66,10 @@ export function ExportButton({ session }: { session: Session }) {
     // Without a snapshot (the server could not fetch), the browser fetches once mounted.
     if (!billing.getStatus().loaded) void billing.getUsage().catch(() => undefined);
   }, [billing]);
-  if (!loaded) return h('button', { disabled: true }, error ? 'Could not load your quota' : 'Loading…');
-  return h(
-    'button',
-    { disabled: !canProceed || pending > 0, onClick: () => void billing.consume().catch(() => undefined) },
-    canProceed ? `Export (${usage?.freeRemaining ?? 0} free left)` : 'Top up to export',
+  if (!loaded) return <button disabled>{error ? 'Could not load your quota' : 'Loading…'}</button>;
+  return (
+    <button disabled={!canProceed || pending > 0} onClick={() => void billing.consume().catch(() => undefined)}>
+      {canProceed ? `Export (${usage?.freeRemaining ?? 0} free left)` : 'Top up to export'}
+    </button>
   );
 }
