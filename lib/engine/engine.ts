@@ -18,7 +18,8 @@ import { invalidOptions } from './call-options';
 import { startConsume, unchargedResult, type ConsumeContext } from './consume-effect';
 import type { FeatureParts } from './feature';
 import { freePeriodTimer } from './free-period-timer';
-import { fetchBalance, fetchUsage, flight } from './loads';
+import { flight } from './flight';
+import { fetchBalance, fetchUsage } from './loads';
 import { freePeriodRemainingView, statusView } from './views';
 
 /** What the engine is built from: the transport, the clocks, an id maker, the features' parts and the options it reads. */
@@ -55,6 +56,8 @@ export class Engine {
   readonly recovered$!: Observable<RecoveredConsume>;
   readonly getUsage!: (options?: GetUsageOptions | null) => Promise<UsageInfo>;
   readonly getBalance!: () => Promise<number>;
+  /** A nudge to fetch usage again (see `Flight.after`); never throws, does nothing once disposed. */
+  readonly refetch!: () => void;
   readonly consume!: (options?: ConsumeOptions | null) => Promise<BillingConsumeResult>;
   readonly cached!: () => UsageInfo | null;
   readonly check!: () => BillingCheckResult;
@@ -146,7 +149,11 @@ export class Engine {
     // After dispose() the state is the last one: nothing is applied any more.
     const snapshot = () => toSnapshot(state(), now(), wallNow());
     if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
-    const deps = { scheduler, refetchUsage: () => void usage.join(undefined, true).catch(() => undefined) };
+    // A nudge (another tab's change, a refetch trigger): joins a fetch sent after it, or queues one.
+    const refetch = () => {
+      if (!disposed) void usage.after().catch(() => undefined);
+    };
+    const deps = { scheduler, refetchUsage: refetch };
     for (const effect of features.flatMap((parts) => parts.effects ?? [])) {
       teardown.add(effect(action$, state$, deps).subscribe(dispatch));
     }
@@ -174,6 +181,7 @@ export class Engine {
         if (hub.active()) hub.emit({ type: 'request:retry', at: now(), attempt, delayMs, path });
       },
       onDispose: (down: () => void) => void teardown.add(down),
+      refetch,
       async getUsage(options?: GetUsageOptions | null) {
         assertLive();
         const invalid = invalidOptions(options, 'getUsage');

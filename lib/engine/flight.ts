@@ -1,0 +1,104 @@
+import { abortedError } from '../errors';
+import { settleOnce } from './settle-once';
+
+/** One request of a flight: sent (`current`), or queued to go once the one in flight settles. */
+interface Request<T> {
+  readonly controller: AbortController;
+  readonly promise: Promise<T>;
+  /** The callers that may still leave; Infinity once one without a signal joined, as nobody can leave for it. */
+  callers: number;
+  /** Sends it (once). */
+  readonly launch: () => void;
+}
+
+/** One request shared by the callers that arrive while it is in flight. */
+export interface Flight<T> {
+  /** Joins the request in flight that still has a caller, or sends one (`getUsage()`, `getBalance()`). */
+  join(signal?: AbortSignal): Promise<T>;
+  /**
+   * A nudge: something changed before now, so only a request sent after this
+   * call tells it. Joins the one queued, else queues one to go once the
+   * request in flight settles, else sends one now. A burst of nudges costs at
+   * most one request beyond the one in flight.
+   */
+  after(signal?: AbortSignal): Promise<T>;
+  /** Rejects every caller with `error` and aborts the request in flight (on dispose). */
+  stop(error: unknown): void;
+}
+
+/**
+ * Shared requests, one in flight at a time per nudge: a caller's abort
+ * rejects that caller only; a request is aborted, and dropped at once so that
+ * nobody joins it, when the last caller that could leave it left. Each caller
+ * is settled once (`settleOnce`).
+ */
+export function flight<T>(start: (controller: AbortController) => Promise<T>): Flight<T> {
+  let current: Request<T> | null = null;
+  let queued: Request<T> | null = null;
+  const waiting = new Set<(error: unknown) => void>();
+
+  // The queued request goes as soon as nothing is in flight.
+  const next = () => {
+    const request = queued;
+    if (current !== null || request === null) return;
+    queued = null;
+    request.launch();
+  };
+  const make = (): Request<T> => {
+    const controller = new AbortController();
+    let send!: (answer: Promise<T>) => void;
+    let sent = false;
+    const request: Request<T> = {
+      controller,
+      // Pending until launched: a queued request its callers all left is never sent, and settles nobody.
+      promise: new Promise<T>((resolve) => (send = resolve)),
+      callers: 0,
+      launch() {
+        if (sent) return;
+        sent = true;
+        current = request;
+        send(start(controller));
+      },
+    };
+    const settled = () => {
+      if (current !== request) return;
+      current = null;
+      next();
+    };
+    request.promise.then(settled, settled);
+    return request;
+  };
+  const leave = (request: Request<T>) => () => {
+    if (--request.callers > 0) return;
+    // Nobody waits for it any more: never joined again, and the queued one may go.
+    if (queued === request) queued = null;
+    if (current === request) current = null;
+    request.controller.abort();
+    next();
+  };
+  const attach = (request: Request<T>, signal: AbortSignal | undefined) => {
+    request.callers = signal ? request.callers + 1 : Infinity;
+    return settleOnce(request.promise, { signal, waiting, leave: leave(request) });
+  };
+  const sendNow = () => {
+    const request = make();
+    request.launch();
+    return request;
+  };
+  return {
+    join(signal) {
+      if (signal?.aborted) return Promise.reject(abortedError());
+      return attach(current ?? sendNow(), signal);
+    },
+    after(signal) {
+      if (signal?.aborted) return Promise.reject(abortedError());
+      return attach(queued ?? (current === null ? sendNow() : (queued = make())), signal);
+    },
+    stop(error) {
+      const requests = [current, queued];
+      current = queued = null;
+      requests.forEach((request) => request?.controller.abort());
+      [...waiting].forEach((end) => end(error));
+    },
+  };
+}
