@@ -82,7 +82,7 @@ export function createClient(options: ClientOptions): Client {
   });
   // A refetch is a nudge: it joins a usage fetch sent after it or queues one; a failure shows in the status.
   if (resolved.refetch !== undefined) {
-    live.onDispose(armRefetch(resolved.refetch, { refetch: live.refetch, scheduler }));
+    live.onDispose(armRefetch(resolved.refetch, { refetch: () => void live.refetch(), scheduler }));
   }
   // The engine's members are closures: they are handed over as they are.
   const billing: BillingModule = {

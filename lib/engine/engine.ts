@@ -57,7 +57,7 @@ export class Engine {
   readonly getUsage!: (options?: GetUsageOptions | null) => Promise<UsageInfo>;
   readonly getBalance!: () => Promise<number>;
   /** A nudge to fetch usage again (see `Flight.after`); never throws, does nothing once disposed. */
-  readonly refetch!: () => void;
+  readonly refetch!: () => Promise<void>;
   readonly consume!: (options?: ConsumeOptions | null) => Promise<BillingConsumeResult>;
   readonly cached!: () => UsageInfo | null;
   readonly check!: () => BillingCheckResult;
@@ -150,9 +150,14 @@ export class Engine {
     const snapshot = () => toSnapshot(state(), now(), wallNow());
     if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
     // A nudge (another tab's change, a refetch trigger): joins a fetch sent after it, or queues one.
-    const refetch = () => {
-      if (!disposed) void usage.after().catch(() => undefined);
-    };
+    // It settles once the fetch that answers it is applied (never rejects), so a feature can tell its echo.
+    const refetch = (): Promise<void> =>
+      disposed
+        ? Promise.resolve()
+        : usage.after().then(
+            () => undefined,
+            () => undefined,
+          );
     const deps = { scheduler, refetchUsage: refetch };
     for (const effect of features.flatMap((parts) => parts.effects ?? [])) {
       teardown.add(effect(action$, state$, deps).subscribe(dispatch));
