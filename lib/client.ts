@@ -80,9 +80,9 @@ export function createClient(options: ClientOptions): Client {
     onEvent,
     bootstrap: resolved.bootstrap,
   });
-  // A refetch is a nudge: it joins a usage fetch sent after it or queues one; a failure shows in the status.
+  // Each refetch joins the newest usage fetch (a queued one first), as getUsage() does; a failure shows in the status.
   if (resolved.refetch !== undefined) {
-    live.onDispose(armRefetch(resolved.refetch, { refetch: () => void live.refetch(), scheduler }));
+    live.onDispose(armRefetch(resolved.refetch, { refetch: live.refetch, scheduler }));
   }
   // The engine's members are closures: they are handed over as they are.
   const billing: BillingModule = {

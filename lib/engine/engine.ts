@@ -56,8 +56,8 @@ export class Engine {
   readonly recovered$!: Observable<RecoveredConsume>;
   readonly getUsage!: (options?: GetUsageOptions | null) => Promise<UsageInfo>;
   readonly getBalance!: () => Promise<number>;
-  /** A nudge to fetch usage again (see `Flight.after`); never throws, does nothing once disposed. */
-  readonly refetch!: () => Promise<void>;
+  /** A refetch trigger's fetch: joins the newest usage fetch or sends one; never throws, nothing once disposed. */
+  readonly refetch!: () => void;
   readonly consume!: (options?: ConsumeOptions | null) => Promise<BillingConsumeResult>;
   readonly cached!: () => UsageInfo | null;
   readonly check!: () => BillingCheckResult;
@@ -149,16 +149,20 @@ export class Engine {
     // After dispose() the state is the last one: nothing is applied any more.
     const snapshot = () => toSnapshot(state(), now(), wallNow());
     if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
-    // A nudge (another tab's change, a refetch trigger): joins a fetch sent after it, or queues one.
-    // It settles once the fetch that answers it is applied (never rejects), so a feature can tell its echo.
-    const refetch = (): Promise<void> =>
+    // A nudge (another tab's change): joins a fetch sent after it, or queues one. It settles once the
+    // fetch that answers it is applied (never rejects), so a feature can tell that answer's echo.
+    const refetchUsage = (): Promise<void> =>
       disposed
         ? Promise.resolve()
         : usage.after().then(
             () => undefined,
             () => undefined,
           );
-    const deps = { scheduler, refetchUsage: refetch };
+    // A refetch trigger (focus, online, interval) reports no change of its own: the newest fetch serves it.
+    const refetch = (): void => {
+      if (!disposed) void usage.join().catch(() => undefined);
+    };
+    const deps = { scheduler, refetchUsage };
     for (const effect of features.flatMap((parts) => parts.effects ?? [])) {
       teardown.add(effect(action$, state$, deps).subscribe(dispatch));
     }

@@ -13,7 +13,11 @@ interface Request<T> {
 
 /** One request shared by the callers that arrive while it is in flight. */
 export interface Flight<T> {
-  /** Joins the request in flight that still has a caller, or sends one (`getUsage()`, `getBalance()`). */
+  /**
+   * Joins the newest request that still has a caller: the one queued (a nudge
+   * said the one in flight may be stale), else the one in flight; or sends one
+   * (`getUsage()`, `getBalance()`, a refetch trigger).
+   */
   join(signal?: AbortSignal): Promise<T>;
   /**
    * A nudge: something changed before now, so only a request sent after this
@@ -88,7 +92,7 @@ export function flight<T>(start: (controller: AbortController) => Promise<T>): F
   return {
     join(signal) {
       if (signal?.aborted) return Promise.reject(abortedError());
-      return attach(current ?? sendNow(), signal);
+      return attach(queued ?? current ?? sendNow(), signal);
     },
     after(signal) {
       if (signal?.aborted) return Promise.reject(abortedError());

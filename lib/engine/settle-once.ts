@@ -12,7 +12,7 @@ export interface CallerLink {
 
 /**
  * One caller's promise of shared `work`: settled once, by whichever comes
- * first of the work's outcome, the caller's abort (`aborted`, then `leave`)
+ * first of the work's outcome, the caller's abort (`leave`, then `aborted`)
  * or an end from `waiting` (dispose). The work's rejection is always handled
  * here, so a caller that left never leaves it unhandled; the abort listener
  * goes as soon as the caller is settled.
@@ -35,10 +35,11 @@ export function settleOnce<T>(work: Promise<T>, { signal, waiting, leave }: Call
       return true;
     };
     const end = (error: unknown) => settle() && reject(error);
+    // The work hears first, so what it ends (a request's `usage/failed`) is applied by the time the caller resumes.
     const abort = () => {
       if (!settle()) return;
-      reject(abortedError());
       leave();
+      reject(abortedError());
     };
     waiting.add(end);
     signal?.addEventListener('abort', abort);

@@ -69,20 +69,40 @@ describe('nudges coalesce', () => {
     expect(tab.billing.getCachedUsage()?.creditsBalance).toBe(30);
   });
 
-  it('interval refetches that fall due while a fetch is held share one follow-up', async () => {
+  it('interval ticks join the newest fetch: the one held, then the follow-up a nudge queued behind it', async () => {
     browser = new Browser({ freeRemaining: 0, balance: 10 });
-    const tab = browser.open({ client: { refetch: { intervalMs: 1_000 } } });
+    const tab = browser.open({ sync: true, client: { refetch: { intervalMs: 1_000 } } });
+    const other = browser.listen();
     await tab.billing.getUsage();
     browser.sent.splice(0);
     browser.hold = { at: 'answers', page: tab };
-    await browser.advance(1_000);
+    await browser.advance(4_000);
+    expect(pairs(tab)).toEqual([1, 1]);
     browser.backend.quota.balance = 40;
-    await browser.advance(5_000);
+    other.post({ kind: 'changed' });
+    await browser.advance(3_000);
     expect(pairs(tab)).toEqual([1, 1]);
     browser.release();
     await browser.settle();
     expect(pairs(tab)).toEqual([2, 2]);
     expect(tab.billing.getCachedUsage()?.creditsBalance).toBe(40);
+  });
+
+  it('getUsage() after a nudge queued a follow-up resolves with the follow-up, not the fetch it may postdate', async () => {
+    browser = new Browser({ freeRemaining: 0, balance: 10 });
+    const tab = browser.open({ sync: true });
+    const other = browser.listen();
+    await tab.billing.getUsage();
+    browser.hold = { at: 'answers', page: tab };
+    const early = tab.billing.getUsage();
+    await browser.settle();
+    browser.backend.quota.balance = 60;
+    other.post({ kind: 'changed' });
+    await browser.settle();
+    const late = tab.billing.getUsage();
+    browser.release();
+    await expect(early).resolves.toMatchObject({ creditsBalance: 10 });
+    await expect(late).resolves.toMatchObject({ creditsBalance: 60 });
   });
 
   it('the balance refresh after a credit charge does not join a balance request sent before the charge', async () => {
