@@ -80,9 +80,11 @@ export function createClient(options: ClientOptions): Client {
     onEvent,
     bootstrap: resolved.bootstrap,
   });
-  // Each refetch joins the newest usage fetch (a queued one first), as getUsage() does; a failure shows in the status.
+  // Each refetch joins the newest usage fetch (one a nudge queued first), as getUsage() does; a failure shows in the status.
   if (resolved.refetch !== undefined) {
-    live.onDispose(armRefetch(resolved.refetch, { refetch: live.refetch, scheduler }));
+    live.onDispose(
+      armRefetch(resolved.refetch, { refetch: () => void live.getUsage().catch(() => undefined), scheduler }),
+    );
   }
   // The engine's members are closures: they are handed over as they are.
   const billing: BillingModule = {

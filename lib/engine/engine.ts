@@ -56,8 +56,6 @@ export class Engine {
   readonly recovered$!: Observable<RecoveredConsume>;
   readonly getUsage!: (options?: GetUsageOptions | null) => Promise<UsageInfo>;
   readonly getBalance!: () => Promise<number>;
-  /** A refetch trigger's fetch: joins the newest usage fetch or sends one; never throws, nothing once disposed. */
-  readonly refetch!: () => void;
   readonly consume!: (options?: ConsumeOptions | null) => Promise<BillingConsumeResult>;
   readonly cached!: () => UsageInfo | null;
   readonly check!: () => BillingCheckResult;
@@ -149,19 +147,9 @@ export class Engine {
     // After dispose() the state is the last one: nothing is applied any more.
     const snapshot = () => toSnapshot(state(), now(), wallNow());
     if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
-    // A nudge (another tab's change): joins a fetch sent after it, or queues one. It settles once the
-    // fetch that answers it is applied (never rejects), so a feature can tell that answer's echo.
-    const refetchUsage = (): Promise<void> =>
-      disposed
-        ? Promise.resolve()
-        : usage.after().then(
-            () => undefined,
-            () => undefined,
-          );
-    // A refetch trigger (focus, online, interval) reports no change of its own: the newest fetch serves it.
-    const refetch = (): void => {
-      if (!disposed) void usage.join().catch(() => undefined);
-    };
+    // A nudge (another tab's change) joins a fetch sent after it, or queues one; it settles (never rejects)
+    // once the fetch that answers it is applied, so a feature can tell that answer's echo.
+    const refetchUsage = () => usage.after().catch(() => undefined);
     const deps = { scheduler, refetchUsage };
     for (const effect of features.flatMap((parts) => parts.effects ?? [])) {
       teardown.add(effect(action$, state$, deps).subscribe(dispatch));
@@ -190,7 +178,6 @@ export class Engine {
         if (hub.active()) hub.emit({ type: 'request:retry', at: now(), attempt, delayMs, path });
       },
       onDispose: (down: () => void) => void teardown.add(down),
-      refetch,
       async getUsage(options?: GetUsageOptions | null) {
         assertLive();
         const invalid = invalidOptions(options, 'getUsage');

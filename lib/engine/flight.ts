@@ -4,11 +4,12 @@ import { settleOnce } from './settle-once';
 /** One request of a flight: sent (`current`), or queued to go once the one in flight settles. */
 interface Request<T> {
   readonly controller: AbortController;
-  readonly promise: Promise<T>;
+  /** Pending until sent: a queued request its callers all left is never sent, and settles nobody. */
+  promise: Promise<T>;
+  /** Gives `promise` the request once sent. */
+  send: (answer: Promise<T>) => void;
   /** The callers that may still leave; Infinity once one without a signal joined, as nobody can leave for it. */
   callers: number;
-  /** Sends it (once). */
-  readonly launch: () => void;
 }
 
 /** One request shared by the callers that arrive while it is in flight. */
@@ -41,68 +42,49 @@ export function flight<T>(start: (controller: AbortController) => Promise<T>): F
   let queued: Request<T> | null = null;
   const waiting = new Set<(error: unknown) => void>();
 
+  const go = (request: Request<T>) => {
+    current = request;
+    request.send(start(request.controller));
+    return request;
+  };
   // The queued request goes as soon as nothing is in flight.
   const next = () => {
     const request = queued;
-    if (current !== null || request === null) return;
-    queued = null;
-    request.launch();
+    if (current === null && request !== null) {
+      queued = null;
+      go(request);
+    }
   };
-  const make = (): Request<T> => {
-    const controller = new AbortController();
-    let send!: (answer: Promise<T>) => void;
-    let sent = false;
-    const request: Request<T> = {
-      controller,
-      // Pending until launched: a queued request its callers all left is never sent, and settles nobody.
-      promise: new Promise<T>((resolve) => (send = resolve)),
-      callers: 0,
-      launch() {
-        if (sent) return;
-        sent = true;
-        current = request;
-        send(start(controller));
-      },
-    };
+  const make = () => {
+    const request = { controller: new AbortController(), callers: 0 } as Request<T>;
     const settled = () => {
       if (current !== request) return;
       current = null;
       next();
     };
-    request.promise.then(settled, settled);
+    (request.promise = new Promise<T>((resolve) => (request.send = resolve))).then(settled, settled);
     return request;
   };
-  const leave = (request: Request<T>) => () => {
-    if (--request.callers > 0) return;
-    // Nobody waits for it any more: never joined again, and the queued one may go.
-    if (queued === request) queued = null;
-    if (current === request) current = null;
-    request.controller.abort();
-    next();
-  };
-  const attach = (request: Request<T>, signal: AbortSignal | undefined) => {
+  const attach = (signal: AbortSignal | undefined, pick: () => Request<T>) => {
+    if (signal?.aborted) return Promise.reject(abortedError());
+    const request = pick();
     request.callers = signal ? request.callers + 1 : Infinity;
-    return settleOnce(request.promise, { signal, waiting, leave: leave(request) });
-  };
-  const sendNow = () => {
-    const request = make();
-    request.launch();
-    return request;
+    return settleOnce(request.promise, signal, waiting, () => {
+      if (--request.callers > 0) return;
+      // Nobody waits for it any more: never joined again, and the queued one may go.
+      if (queued === request) queued = null;
+      if (current === request) current = null;
+      request.controller.abort();
+      next();
+    });
   };
   return {
-    join(signal) {
-      if (signal?.aborted) return Promise.reject(abortedError());
-      return attach(queued ?? current ?? sendNow(), signal);
-    },
-    after(signal) {
-      if (signal?.aborted) return Promise.reject(abortedError());
-      return attach(queued ?? (current === null ? sendNow() : (queued = make())), signal);
-    },
+    join: (signal) => attach(signal, () => queued ?? current ?? go(make())),
+    after: (signal) => attach(signal, () => queued ?? (current === null ? go(make()) : (queued = make()))),
     stop(error) {
-      const requests = [current, queued];
+      current?.controller.abort();
       current = queued = null;
-      requests.forEach((request) => request?.controller.abort());
-      [...waiting].forEach((end) => end(error));
+      waiting.forEach((end) => end(error));
     },
   };
 }
