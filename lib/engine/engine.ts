@@ -149,7 +149,7 @@ export class Engine {
     if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
     // A nudge (another tab's change) joins a fetch sent after it, or queues one; it settles (never rejects)
     // once the fetch that answers it is applied, so a feature can tell that answer's echo.
-    const refetchUsage = () => usage.after().catch(() => undefined);
+    const refetchUsage = () => usage.join(undefined, true).catch(() => undefined);
     const deps = { scheduler, refetchUsage };
     for (const effect of features.flatMap((parts) => parts.effects ?? [])) {
       teardown.add(effect(action$, state$, deps).subscribe(dispatch));

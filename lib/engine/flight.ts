@@ -15,18 +15,16 @@ interface Request<T> {
 /** One request shared by the callers that arrive while it is in flight. */
 export interface Flight<T> {
   /**
-   * Joins the newest request that still has a caller: the one queued (a nudge
-   * said the one in flight may be stale), else the one in flight; or sends one
-   * (`getUsage()`, `getBalance()`, a refetch trigger).
-   */
-  join(signal?: AbortSignal): Promise<T>;
-  /**
-   * A nudge: something changed before now, so only a request sent after this
-   * call tells it. Joins the one queued, else queues one to go once the
+   * Joins the newest request that still has a caller: the one queued (a
+   * nudge said the one in flight may be stale), else the one in flight; or
+   * sends one (`getUsage()`, `getBalance()`, a refetch trigger).
+   *
+   * With `nudge` (something changed before now, so only a request sent after
+   * this call tells it): joins the one queued, else queues one to go once the
    * request in flight settles, else sends one now. A burst of nudges costs at
    * most one request beyond the one in flight.
    */
-  after(signal?: AbortSignal): Promise<T>;
+  join(signal?: AbortSignal, nudge?: boolean): Promise<T>;
   /** Rejects every caller with `error` and aborts the request in flight (on dispose). */
   stop(error: unknown): void;
 }
@@ -65,22 +63,20 @@ export function flight<T>(start: (controller: AbortController) => Promise<T>): F
     (request.promise = new Promise<T>((resolve) => (request.send = resolve))).then(settled, settled);
     return request;
   };
-  const attach = (signal: AbortSignal | undefined, pick: () => Request<T>) => {
-    if (signal?.aborted) return Promise.reject(abortedError());
-    const request = pick();
-    request.callers = signal ? request.callers + 1 : Infinity;
-    return settleOnce(request.promise, signal, waiting, () => {
-      if (--request.callers > 0) return;
-      // Nobody waits for it any more: never joined again, and the queued one may go.
-      if (queued === request) queued = null;
-      if (current === request) current = null;
-      request.controller.abort();
-      next();
-    });
-  };
   return {
-    join: (signal) => attach(signal, () => queued ?? current ?? go(make())),
-    after: (signal) => attach(signal, () => queued ?? (current === null ? go(make()) : (queued = make()))),
+    join(signal, nudge) {
+      if (signal?.aborted) return Promise.reject(abortedError());
+      const request = queued ?? (current === null ? go(make()) : nudge ? (queued = make()) : current);
+      request.callers = signal ? request.callers + 1 : Infinity;
+      return settleOnce(request.promise, signal, waiting, () => {
+        if (--request.callers > 0) return;
+        // Nobody waits for it any more: never joined again, and the queued one may go.
+        if (queued === request) queued = null;
+        if (current === request) current = null;
+        request.controller.abort();
+        next();
+      });
+    },
     stop(error) {
       current?.controller.abort();
       current = queued = null;

@@ -64,7 +64,7 @@ async function run(ops: readonly Op[]): Promise<void> {
       const controller = step.signal ? new AbortController() : null;
       const caller: Caller = { kind: step.kind, at: tick, controller };
       callers.push(caller);
-      shared[step.kind](controller?.signal).then(
+      shared.join(controller?.signal, step.kind === 'after').then(
         (value) => (caller.outcome = { ok: true, value }),
         (error: { code?: string; message: string }) =>
           (caller.outcome = { ok: false, error: error.code ?? error.message }),
@@ -116,7 +116,7 @@ describe('flight(): shared requests under random callers', () => {
     const starts: Array<() => void> = [];
     const shared = flight<number>(() => new Promise<number>((resolve) => starts.push(() => resolve(starts.length))));
     const first = shared.join();
-    const nudges = Array.from({ length: 50 }, () => shared.after());
+    const nudges = Array.from({ length: 50 }, () => shared.join(undefined, true));
     expect(starts).toHaveLength(1);
     starts[0]?.();
     await first;
