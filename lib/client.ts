@@ -80,7 +80,7 @@ export function createClient(options: ClientOptions): Client {
     onEvent,
     bootstrap: resolved.bootstrap,
   });
-  // Each refetch joins a usage fetch in flight, as getUsage() does; a failure shows in the status.
+  // Each refetch joins the newest usage fetch (one a nudge queued first), as getUsage() does; a failure shows in the status.
   if (resolved.refetch !== undefined) {
     live.onDispose(
       armRefetch(resolved.refetch, { refetch: () => void live.getUsage().catch(() => undefined), scheduler }),

@@ -4,7 +4,8 @@ import { BillingError } from '../errors';
 import type { BillingConsumeResult } from '../types';
 import { BACKEND_CODES } from '../wire';
 import type { Exclusive } from './feature';
-import type { Flight, LoadContext } from './loads';
+import type { Flight } from './flight';
+import type { LoadContext } from './loads';
 
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
 export const unchargedResult = (state: BillingState, isBlacklisted = false): BillingConsumeResult => ({
@@ -109,7 +110,8 @@ export async function runConsume(context: ConsumeContext, call: ConsumeCall): Pr
       // 8. The lock goes right after the answer is in the store.
       release?.();
     }
-    // 9. The balance, so the cache tells the truth (a failure shows in the status, never fails the consume).
+    // 9. The balance, so the cache tells the truth (a failure shows in the status, never fails the consume):
+    // a request sent after the answer, queued behind one in flight, as one sent before it may be stale.
     if (refresh) await context.balance.join(signal, true).catch(() => undefined);
   } catch (error) {
     failure = error;

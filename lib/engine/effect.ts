@@ -23,6 +23,10 @@ export type Effect<Deps = EffectDeps> = (
 export interface EffectDeps {
   /** The client's clock and timers. */
   readonly scheduler: SchedulerLike;
-  /** Starts a usage fetch, or joins one in flight; never throws. */
-  readonly refetchUsage: () => void;
+  /**
+   * A nudge: joins a usage fetch sent after it, or queues one that every nudge
+   * meanwhile shares. Never throws or rejects; settles once the fetch that
+   * answers it is applied (its `usage/loaded` or `usage/failed` came first).
+   */
+  readonly refetchUsage: () => Promise<void>;
 }

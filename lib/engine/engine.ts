@@ -18,7 +18,8 @@ import { invalidOptions } from './call-options';
 import { startConsume, unchargedResult, type ConsumeContext } from './consume-effect';
 import type { FeatureParts } from './feature';
 import { freePeriodTimer } from './free-period-timer';
-import { fetchBalance, fetchUsage, flight } from './loads';
+import { flight } from './flight';
+import { fetchBalance, fetchUsage } from './loads';
 import { freePeriodRemainingView, statusView } from './views';
 
 /** What the engine is built from: the transport, the clocks, an id maker, the features' parts and the options it reads. */
@@ -146,7 +147,10 @@ export class Engine {
     // After dispose() the state is the last one: nothing is applied any more.
     const snapshot = () => toSnapshot(state(), now(), wallNow());
     if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
-    const deps = { scheduler, refetchUsage: () => void usage.join(undefined, true).catch(() => undefined) };
+    // A nudge (another tab's change) joins a fetch sent after it, or queues one; it settles (never rejects)
+    // once the fetch that answers it is applied, so a feature can tell that answer's echo.
+    const refetchUsage = () => usage.join(undefined, true).catch(() => undefined);
+    const deps = { scheduler, refetchUsage };
     for (const effect of features.flatMap((parts) => parts.effects ?? [])) {
       teardown.add(effect(action$, state$, deps).subscribe(dispatch));
     }
