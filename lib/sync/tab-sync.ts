@@ -20,9 +20,13 @@ function sameQuota(a: Quota | null, b: Quota | null): boolean {
   return (Object.keys(a) as Array<keyof Quota>).every((key) => a[key] === b[key]);
 }
 
-/** What the sync effect needs besides the clock: a usage fetch of this tab's own, shared while in flight. */
+/**
+ * What the sync effect needs besides the clock: a nudge for a usage fetch of
+ * this tab's own, which joins one sent after it or queues one, and settles
+ * once the fetch that answers it is applied.
+ */
 export interface SyncDeps {
-  readonly refetchUsage: () => void;
+  readonly refetchUsage: () => Promise<void>;
 }
 
 /**
@@ -97,8 +101,23 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
 
   const effect: Effect<SyncDeps & Parameters<Effect>[2]> = (action$, state$, deps) =>
     new Observable<BillingAction>((out) => {
-      let nudged = false;
+      // Nudges whose answering fetch is not applied yet: what this tab loads meanwhile is an echo.
+      let nudges = 0;
+      // A change told while a fetch of this tab's own was in flight: weighed once that fetch lands.
+      let heard: Quota | null = null;
       let quota = state$.value.quota;
+      const nudge = () => {
+        nudges += 1;
+        void deps.refetchUsage().then(() => (nudges -= 1));
+      };
+      // A tab that already shows what the sender shows has nothing to fetch, so tabs that all fetched
+      // (coming back online together) do not fetch again for each other; an old sender sends no hint.
+      const changed = (q: Quota | undefined) => {
+        if (q === undefined) return nudge();
+        if (sameQuota(state$.value.quota, q)) return;
+        if (state$.value.fetches > 0) heard = q;
+        else nudge();
+      };
       channel = openChannel(base, (data) => {
         const message = parseMessage(data);
         if (message?.kind === 'period') adoptTold(message);
@@ -109,10 +128,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           // Ends only the period adopted from that charge, not a later one of this tab's.
           if (end !== undefined) out.next({ type: 'freePeriod/ended', end });
         }
-        if (message?.kind === 'changed') {
-          nudged = true;
-          deps.refetchUsage();
-        }
+        if (message?.kind === 'changed') changed(message.q);
       });
       const startPeriod = () => {
         const id = `${pageId}.${(periods += 1)}`;
@@ -142,11 +158,16 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           const before = quota;
           quota = state$.value.quota;
           if (action.type === 'consume/charged') startPeriod();
+          const landed = action.type === 'usage/loaded' || action.type === 'usage/failed';
+          if (landed && heard !== null && state$.value.fetches === 0) {
+            const told = heard;
+            heard = null;
+            if (!sameQuota(quota, told)) nudge();
+          }
           // A fetch this tab made because of a nudge tells nobody: the nudge already did.
-          const echo = nudged && action.type === 'usage/loaded';
-          if (action.type === 'usage/loaded') nudged = false;
+          const echo = nudges > 0 && action.type === 'usage/loaded';
           const news = action.type === 'consume/charged' || action.type === 'consume/insufficient';
-          if (news || (!echo && !sameQuota(before, quota))) tell({ kind: 'changed' });
+          if (news || (!echo && !sameQuota(before, quota))) tell({ kind: 'changed', ...(quota && { q: quota }) });
         }),
       );
       // Joining: the owners tell their periods' time left; if none does, the locks' names are read.

@@ -233,6 +233,7 @@ class ChannelLate extends Step {
   }
   act(world: World) {
     world.hub.late = this.late;
+    if (this.late) world.slowAnswers = true;
   }
   toString = () => `channel.${this.late ? 'late' : 'onTime'}()`;
 }

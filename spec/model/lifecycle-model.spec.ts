@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { config } from 'rxjs';
+import { allowConsole } from '../helpers/expect-console';
 import { recordFigures } from '../helpers/figures';
 import { ChannelHub, installFakeChannel } from '../helpers/fake-channel';
 import type { QueryMode } from '../helpers/fake-locks';
@@ -7,6 +8,9 @@ import { ALLOW_PARTIAL, familiesLine, familyOn, partialRun } from './families';
 import { lifecycleCommands, tabCommands, type LifecycleModel } from './lifecycle-commands';
 import { lifecycleStats, restViolations, trace } from './lifecycle-invariants';
 import { World, type InitialQuota, type Platform } from './lifecycle-world';
+
+// Runs drawn with a throwing BroadcastChannel warn once per client that lost it (lib/sync/channel.ts).
+allowConsole('warn', 'tabSync() goes on without a BroadcastChannel');
 
 // `npm test` keeps these small; `.ci/run` sets MODEL_RUNS=1000 (the tab part follows unless MODEL_TAB_RUNS says otherwise).
 const RUNS = Number(process.env['MODEL_RUNS'] ?? 25);

@@ -120,6 +120,8 @@ export class World {
   wallOffset = 0;
   /** Each step of the wall clock: when (monotonic time) and by how much. */
   readonly wallSteps: Array<{ readonly at: number; readonly ms: number }> = [];
+  /** A tab was busy or the channel late at some point: an owner asked for its period may not answer in time. */
+  slowAnswers = false;
   /** The one storage of a shared-storage run. */
   readonly sharedStorage = new MemoryStorage();
   private events = 0;
@@ -129,7 +131,9 @@ export class World {
     readonly initial: InitialQuota,
     readonly platform: Platform,
   ) {
-    this.locks = new FakeLocks(platform.query === undefined || platform.query === 'ok' ? {} : { query: platform.query });
+    this.locks = new FakeLocks(
+      platform.query === undefined || platform.query === 'ok' ? {} : { query: platform.query },
+    );
     if (platform.channel === 'throwsOnOpen') this.hub.openThrows = securityError();
     if (platform.channel === 'throwsOnPost') this.hub.postThrows = securityError();
     this.state = new ReferenceState([
@@ -307,6 +311,7 @@ export class World {
 
   /** A tab's main thread blocks (or runs again): its timers, answers and messages wait meanwhile. */
   setBusy(tab: Tab, busy: boolean): void {
+    if (busy) this.slowAnswers = true;
     const last = tab.busy[tab.busy.length - 1];
     if (busy && (last === undefined || last[1] !== undefined)) tab.busy.push([this.clock.now(), undefined]);
     if (!busy && last !== undefined && last[1] === undefined) last[1] = this.clock.now();

@@ -292,6 +292,6 @@ describe('tabSync: what crosses the channel', () => {
     expect(posted.length).toBeGreaterThan(0);
     expect(JSON.stringify(posted)).not.toMatch(/secret-token|canary-7|Bearer/);
     for (const message of posted)
-      expect(['kind', 'id', 'left', 'at']).toEqual(expect.arrayContaining(Object.keys(message as object)));
+      expect(['kind', 'id', 'left', 'at', 'q']).toEqual(expect.arrayContaining(Object.keys(message as object)));
   });
 });
