@@ -126,68 +126,67 @@ describe('refetch through the playground’s client in Chromium', () => {
   });
 
   // Issue 23, point 3: each tab's own online refetch showed a change, so each nudged the others, which
-  // fetched again: 5 GET pairs for 3 tabs (4 to 6 here, by timing). Nudges now coalesce in the engine,
-  // but every tab's online answer still nudges the others (lib/sync/tab-sync.ts posts `changed` for an
-  // answer that changed its quota): `failing` until tab-sync stops answering those answers (see
-  // docs/decisions.md, "Shared requests and nudges"); then make it a plain `test`.
-  test.failing(
-    'three tabs with tabSync back online send at most one GET pair each',
-    async () => {
-      // Every channel the client opens is watched: how many `changed` it posted and heard.
-      await rig.context.addInitScript(() => {
-        const counts = { posted: 0, heard: 0 };
-        (window as unknown as { __nudges: typeof counts }).__nudges = counts;
-        const Native = window.BroadcastChannel;
-        const isChanged = (data: unknown) => (data as { kind?: unknown } | null)?.kind === 'changed';
-        window.BroadcastChannel = class extends Native {
-          constructor(name: string) {
-            super(name);
-            this.addEventListener('message', ({ data }) => isChanged(data) && (counts.heard += 1));
-          }
-          override postMessage(data: unknown): void {
-            if (isChanged(data)) counts.posted += 1;
-            super.postMessage(data);
-          }
-        };
+  // fetched again: 5 GET pairs for 3 tabs (4 to 6 here, by timing). A `changed` now carries the quota its
+  // sender shows, and a tab that shows it already (or whose own fetch in flight brings it) fetches nothing.
+  test('three tabs with tabSync back online send at most one GET pair each', async () => {
+    // Every channel the client opens is watched: how many `changed` it posted and heard.
+    await rig.context.addInitScript(() => {
+      const counts = { posted: 0, heard: 0 };
+      (window as unknown as { __nudges: typeof counts }).__nudges = counts;
+      const Native = window.BroadcastChannel;
+      const isChanged = (data: unknown) => (data as { kind?: unknown } | null)?.kind === 'changed';
+      window.BroadcastChannel = class extends Native {
+        constructor(name: string) {
+          super(name);
+          this.addEventListener('message', ({ data }) => isChanged(data) && (counts.heard += 1));
+        }
+        override postMessage(data: unknown): void {
+          if (isChanged(data)) counts.posted += 1;
+          super.postMessage(data);
+        }
+      };
+    });
+    const tabs: Page[] = [];
+    for (let i = 0; i < 3; i += 1) tabs.push(await rig.open('?sync=broadcast&user=demo-credits'));
+    for (const tab of tabs) await showsMatch(tab, 'credits-balance', /100/);
+    // Counted from here: each tab's first answer nudged the tabs open at the time.
+    for (const tab of tabs) {
+      await tab.evaluate(() => {
+        const counts = (window as unknown as { __nudges: { posted: number; heard: number } }).__nudges;
+        counts.posted = counts.heard = 0;
       });
-      const tabs: Page[] = [];
-      for (let i = 0; i < 3; i += 1) tabs.push(await rig.open('?sync=broadcast&user=demo-credits'));
-      for (const tab of tabs) await showsMatch(tab, 'credits-balance', /100/);
-      // Counted from here: each tab's first answer nudged the tabs open at the time.
-      for (const tab of tabs) {
-        await tab.evaluate(() => {
-          const counts = (window as unknown as { __nudges: { posted: number; heard: number } }).__nudges;
-          counts.posted = counts.heard = 0;
-        });
-      }
-      await rig.context.setOffline(true);
-      rig.backend.setUser('demo-credits', { creditsBalance: 300 });
-      const gets = tabs.map(() => 0);
-      tabs.forEach((tab, i) =>
-        tab.on('request', (r) => r.method() === 'GET' && r.url().includes('/ai/') && (gets[i] = (gets[i] ?? 0) + 1)),
+    }
+    await rig.context.setOffline(true);
+    rig.backend.clearLog();
+    rig.backend.setUser('demo-credits', { creditsBalance: 300 });
+    const gets = tabs.map(() => 0);
+    tabs.forEach((tab, i) =>
+      // Answered requests only: one sent as the network came back may fail and be retried, which is no nudge.
+      tab.on(
+        'requestfinished',
+        (r) => r.method() === 'GET' && r.url().includes('/ai/') && (gets[i] = (gets[i] ?? 0) + 1),
+      ),
+    );
+    await rig.context.setOffline(false);
+    for (const tab of tabs) await showsMatch(tab, 'credits-balance', /300/);
+    // At rest: every nudge posted was heard by the two other tabs, and no tab has a fetch in flight.
+    const state = () =>
+      Promise.all(
+        tabs.map((tab) =>
+          tab.evaluate(() => ({
+            ...(window as unknown as { __nudges: { posted: number; heard: number } }).__nudges,
+            loading: window.__billing.status()?.loading ?? false,
+          })),
+        ),
       );
-      await rig.context.setOffline(false);
-      for (const tab of tabs) await showsMatch(tab, 'credits-balance', /300/);
-      // At rest: every nudge posted was heard by the two other tabs, and no tab has a fetch in flight.
-      const state = () =>
-        Promise.all(
-          tabs.map((tab) =>
-            tab.evaluate(() => ({
-              ...(window as unknown as { __nudges: { posted: number; heard: number } }).__nudges,
-              loading: window.__billing.status()?.loading ?? false,
-            })),
-          ),
-        );
-      for (let calm = 0; calm < 3;) {
-        const all = await state();
-        const posted = all.reduce((sum, tab) => sum + tab.posted, 0);
-        const atRest = all.every((tab) => !tab.loading && tab.heard === posted - tab.posted);
-        calm = atRest ? calm + 1 : 0;
-        await idle(50);
-      }
-      expect(gets).toEqual([2, 2, 2]);
-      expect(usageGets(rig.backend)).toEqual({ count: 3, balance: 3 });
-    },
-    60_000,
-  );
+    for (let calm = 0; calm < 3;) {
+      const all = await state();
+      const posted = all.reduce((sum, tab) => sum + tab.posted, 0);
+      const atRest = all.every((tab) => !tab.loading && tab.heard === posted - tab.posted);
+      calm = atRest ? calm + 1 : 0;
+      await idle(50);
+    }
+    expect(gets).toEqual([2, 2, 2]);
+    expect(usageGets(rig.backend)).toEqual({ count: 3, balance: 3 });
+  }, 60_000);
 });
