@@ -81,7 +81,11 @@ describe('a signal that is not an AbortSignal', () => {
       addEventListener: (_type: string, listener: () => void) => listeners.push(listener),
       removeEventListener: () => undefined,
     };
-    await expect(client.billing.consume({ signal: foreign as unknown as AbortSignal })).resolves.toBeDefined();
+    await expect(client.billing.consume({ signal: foreign as unknown as AbortSignal })).resolves.toEqual({
+      freeRemaining: 2,
+      isCredit: false,
+      isBlacklisted: false,
+    });
     expect(backend.charged).toHaveLength(1);
     backend.holding = true;
     const pending = outcomeOf(client.billing.getUsage({ signal: foreign as unknown as AbortSignal }));

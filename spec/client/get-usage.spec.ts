@@ -97,3 +97,16 @@ describe('credits', () => {
     expect(backend.count(PATH.balance)).toBe(1);
   });
 });
+
+describe('onChange()', () => {
+  it('hears a change of one field alone (a top-up seen by refreshCredits)', async () => {
+    const { client, backend } = fixture();
+    await client.billing.getUsage();
+    const heard: number[] = [];
+    client.billing.onChange((usage) => heard.push(usage.creditsBalance));
+    backend.quota.balance = 17;
+    await client.billing.refreshCredits();
+    expect(heard).toEqual([17]);
+    expect(client.billing.getCachedUsage()).toMatchObject({ freeRemaining: 3, creditsBalance: 17 });
+  });
+});

@@ -113,13 +113,25 @@ describe('dispose()', () => {
     backend.holding = true;
     const usage = client.billing.getUsage();
     const consume = client.billing.consume();
+    const outcomes = Promise.allSettled([usage, consume]);
     await settle();
+    // All three requests are on the wire (the consume's POST too), none aborted yet.
+    expect(backend.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `GET ${PATH.count}`,
+      `GET ${PATH.balance}`,
+      `POST ${PATH.consume}`,
+    ]);
+    expect(backend.requests.map((request) => request.signal?.aborted)).toEqual([false, false, false]);
     client.billing.dispose();
-    await expect(usage).rejects.toMatchObject({ code: 'disposed' });
-    await expect(consume).rejects.toMatchObject({ code: 'disposed' });
+    const [usageOutcome, consumeOutcome] = await outcomes;
+    expect(usageOutcome).toMatchObject({ status: 'rejected', reason: { code: 'disposed' } });
+    expect(consumeOutcome).toMatchObject({ status: 'rejected', reason: { code: 'disposed' } });
+    expect(backend.requests.map((request) => request.signal?.aborted)).toEqual([true, true, true]);
     backend.holding = false;
     backend.release();
     await settle();
-    expect(client.billing.getCachedUsage).toThrow();
+    expect(backend.requests).toHaveLength(3);
+    expect(backend.charged).toEqual([]);
+    expect(() => client.billing.getCachedUsage()).toThrow(expect.objectContaining({ code: 'disposed' }));
   });
 });

@@ -13,6 +13,17 @@ afterEach(() => {
   cleanup();
 });
 
+// The fixture's default quota, as getUsage() gives it.
+const USAGE = {
+  isEnabled: true,
+  freeRemaining: 3,
+  freeTotal: 5,
+  creditsPerUse: 2,
+  creditsBalance: 10,
+  inFreePeriod: false,
+  freePeriodRemaining: 0,
+};
+
 const initialState = {
   usage: null,
   status: { loaded: false, loading: false, fetchedAt: null, pending: 0, error: null },
@@ -23,7 +34,11 @@ describe('reduxDevtools()', () => {
   it('without an extension: the client works and nothing throws', async () => {
     for (const devtools of [reduxDevtools(), reduxDevtools({ extension: null })]) {
       const { client } = fixture({}, { devtools });
-      await expect(client.billing.consume()).resolves.toBeDefined();
+      await expect(client.billing.consume()).resolves.toEqual({
+        freeRemaining: 2,
+        isCredit: false,
+        isBlacklisted: false,
+      });
     }
   });
 
@@ -99,22 +114,35 @@ describe('reduxDevtools()', () => {
   });
 
   it('an extension that throws never reaches the client', async () => {
+    // Each throw is counted, so the test shows the client reached the throwing code and went on.
+    const thrown = { connect: 0, send: 0 };
     const throwing = {
       connect: () => ({
         init: () => undefined,
         send: () => {
+          thrown.send += 1;
           throw new Error('port closed');
         },
       }),
     };
     const { client } = fixture({}, { devtools: reduxDevtools({ extension: throwing }) });
-    await expect(client.billing.getUsage()).resolves.toBeDefined();
+    await expect(client.billing.getUsage()).resolves.toEqual(USAGE);
+    const sends = thrown.send;
+    expect(sends).toBeGreaterThan(0);
+    await expect(client.billing.consume()).resolves.toEqual({
+      freeRemaining: 2,
+      isCredit: false,
+      isBlacklisted: false,
+    });
+    expect(thrown.send).toBeGreaterThan(sends);
     const refusing = {
       connect: () => {
+        thrown.connect += 1;
         throw new Error('no');
       },
     };
     const other = fixture({}, { devtools: reduxDevtools({ extension: refusing }) });
-    await expect(other.client.billing.getUsage()).resolves.toBeDefined();
+    await expect(other.client.billing.getUsage()).resolves.toEqual(USAGE);
+    expect(thrown.connect).toBe(1);
   });
 });

@@ -79,19 +79,23 @@ describe('the devtools option', () => {
     await client.billing.getUsage().catch(() => undefined);
     expect(log.messages.length).toBe(before);
 
+    // The throws are counted: the client did call into the broken extension, and went on.
+    const thrown = { connect: 0, send: 0 };
     const refusing = fixture(
       {},
       {
         devtools: reduxDevtools({
           extension: {
             connect: () => {
+              thrown.connect += 1;
               throw new Error('no');
             },
           },
         }),
       },
     );
-    await expect(refusing.client.billing.getUsage()).resolves.toBeDefined();
+    expect(thrown.connect).toBe(1);
+    await expect(refusing.client.billing.getUsage()).resolves.toMatchObject({ freeRemaining: 3, creditsBalance: 10 });
     const throwing = fixture(
       {},
       {
@@ -100,6 +104,7 @@ describe('the devtools option', () => {
             connect: () => ({
               init: () => undefined,
               send: () => {
+                thrown.send += 1;
                 throw new Error('panel gone');
               },
             }),
@@ -107,7 +112,15 @@ describe('the devtools option', () => {
         }),
       },
     );
-    await expect(throwing.client.billing.getUsage()).resolves.toBeDefined();
-    await expect(throwing.client.billing.consume()).resolves.toBeDefined();
+    await expect(throwing.client.billing.getUsage()).resolves.toMatchObject({ freeRemaining: 3, creditsBalance: 10 });
+    const sends = thrown.send;
+    expect(sends).toBeGreaterThan(0);
+    await expect(throwing.client.billing.consume()).resolves.toEqual({
+      freeRemaining: 2,
+      isCredit: false,
+      isBlacklisted: false,
+    });
+    expect(thrown.send).toBeGreaterThan(sends);
+    expect(throwing.backend.charged).toHaveLength(1);
   });
 });

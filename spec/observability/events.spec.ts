@@ -174,7 +174,11 @@ describe('a throwing onEvent', () => {
     );
     await expect(client.billing.getUsage()).resolves.toMatchObject({ freeRemaining: 3 });
     await expect(client.billing.consume({ externalId: 'x' })).resolves.toMatchObject({ isBlacklisted: false });
-    await expect(client.billing.consume()).resolves.toBeDefined();
+    await expect(client.billing.consume()).resolves.toEqual({
+      freeRemaining: 2,
+      isCredit: false,
+      isBlacklisted: false,
+    });
     expect(backend.charged).toEqual(['x']);
     expect(client.billing.check().reason).toBe('free_period');
     expect(calls).toBeGreaterThanOrEqual(4);
