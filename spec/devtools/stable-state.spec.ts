@@ -20,23 +20,29 @@ class BrowserClocks extends VirtualClock {
   }
 }
 
+/** A client on the two clocks of a page, with DevTools through a fake extension, over the reference backend. */
+function open() {
+  const backend = createReferenceBackend({
+    users: [{ token: 't', freeRemaining: 5, freeTotal: 5, creditsPerUse: 2, creditsBalance: 10 }],
+  });
+  const { extension, log } = fakeExtension();
+  const clock = new BrowserClocks();
+  const client = createClient({
+    baseUrl: 'http://billing.test',
+    appKey: 'poster',
+    headers: { Authorization: 'Bearer t' },
+    fetch: backend.fetch,
+    scheduler: clock,
+    devtools: reduxDevtools({ extension }),
+  });
+  return { backend, log, clock, client };
+}
+
 type Shown = { freePeriodEndsAt: number | null; usage: { freeRemaining: number } | null };
 
 describe('reduxDevtools(): the free period end it shows', () => {
   it('stays the same in every action that does not change the period', async () => {
-    const backend = createReferenceBackend({
-      users: [{ token: 't', freeRemaining: 5, freeTotal: 5, creditsPerUse: 2, creditsBalance: 10 }],
-    });
-    const { extension, log } = fakeExtension();
-    const clock = new BrowserClocks();
-    const client = createClient({
-      baseUrl: 'http://billing.test',
-      appKey: 'poster',
-      headers: { Authorization: 'Bearer t' },
-      fetch: backend.fetch,
-      scheduler: clock,
-      devtools: reduxDevtools({ extension }),
-    });
+    const { backend, log, clock, client } = open();
     try {
       await client.billing.getUsage();
       await client.billing.consume(); // the period starts
@@ -59,19 +65,7 @@ describe('reduxDevtools(): the free period end it shows', () => {
   });
 
   it('changes when the period does: a new period shows its own end, an ended one null', async () => {
-    const backend = createReferenceBackend({
-      users: [{ token: 't', freeRemaining: 5, freeTotal: 5, creditsPerUse: 2, creditsBalance: 10 }],
-    });
-    const { extension, log } = fakeExtension();
-    const clock = new BrowserClocks();
-    const client = createClient({
-      baseUrl: 'http://billing.test',
-      appKey: 'poster',
-      headers: { Authorization: 'Bearer t' },
-      fetch: backend.fetch,
-      scheduler: clock,
-      devtools: reduxDevtools({ extension }),
-    });
+    const { backend, log, clock, client } = open();
     const last = () => log.messages.at(-1)!.state as Shown;
     try {
       await client.billing.consume();

@@ -5,6 +5,16 @@ import { MemoryStorage } from '../helpers/memory-storage';
 
 // Issue 16, item 3: the free period across reloads, whatever the wall clock does.
 let browser: Browser;
+
+/** A fresh browser with one tab on its own per-tab storage, just charged: its free period runs from `chargedAt`. */
+async function chargedTab() {
+  browser = new Browser();
+  const storage = new MemoryStorage();
+  const first = browser.open({ storage, perTab: true });
+  await first.billing.consume();
+  return { first, storage, chargedAt: browser.clock.now() };
+}
+
 afterEach(() => browser.close());
 
 const PERIODS = 'unified-billing:generator_poster:periods';
@@ -18,10 +28,7 @@ function reload(page: Page, storage: MemoryStorage): Page {
 
 describe('reloadSafe: the free period', () => {
   it('a reload 10 s into the period keeps the 20 s left, and a consume in it sends nothing', async () => {
-    browser = new Browser();
-    const storage = new MemoryStorage();
-    const first = browser.open({ storage, perTab: true });
-    await first.billing.consume();
+    const { first, storage } = await chargedTab();
     await browser.advance(10_000);
     const second = reload(first, storage);
     expect(second.billing.check()).toEqual({ canProceed: true, reason: 'free_period' });
@@ -52,10 +59,7 @@ describe('reloadSafe: the free period', () => {
   });
 
   it('a page that died without a word (a crash), then the wall clock set back a minute: the next page is not free', async () => {
-    browser = new Browser();
-    const storage = new MemoryStorage();
-    const first = browser.open({ storage, perTab: true });
-    await first.billing.consume();
+    const { first, storage } = await chargedTab();
     await browser.advance(5_000);
     browser.wallOffset -= 60_000;
     const second = reload(first, storage);
@@ -65,10 +69,7 @@ describe('reloadSafe: the free period', () => {
   });
 
   it('the clock stepped back 3 s at 5 s into the period, then a reload at 10 s: it ends 30 s after the charge, not 33', async () => {
-    browser = new Browser();
-    const storage = new MemoryStorage();
-    const first = browser.open({ storage, perTab: true });
-    await first.billing.consume();
+    const { first, storage } = await chargedTab();
     await browser.advance(5_000);
     browser.wallOffset -= 3_000;
     await browser.advance(5_000);
@@ -132,11 +133,7 @@ describe('reloadSafe(sessionStorage): a reload after the wall clock stepped', ()
     it.each(STEPS)(
       "%s: the reloaded page keeps the time actually left, ending within 1 s before the charge's 30 s",
       async (_label, step) => {
-        browser = new Browser();
-        const storage = new MemoryStorage();
-        const first = browser.open({ storage, perTab: true });
-        await first.billing.consume();
-        const chargedAt = browser.clock.now();
+        const { first, chargedAt } = await chargedTab();
         if (early) {
           await browser.advance(2_000);
           browser.wallOffset += step;
@@ -161,11 +158,7 @@ describe('reloadSafe(sessionStorage): a reload after the wall clock stepped', ()
   });
 
   it('reloaded twice, with a step back before each: the second reload still keeps it (each page stores what it restored)', async () => {
-    browser = new Browser();
-    const storage = new MemoryStorage();
-    const first = browser.open({ storage, perTab: true });
-    await first.billing.consume();
-    const chargedAt = browser.clock.now();
+    const { first, chargedAt } = await chargedTab();
     await browser.advance(5_000);
     browser.wallOffset -= 3_600_000;
     const second = browser.reload(first, { navigationMs: 200 });
@@ -179,11 +172,7 @@ describe('reloadSafe(sessionStorage): a reload after the wall clock stepped', ()
   });
 
   it('a slow reload (the new page started 4 s before the old one went away) is short by those 4 s, never long', async () => {
-    browser = new Browser();
-    const storage = new MemoryStorage();
-    const first = browser.open({ storage, perTab: true });
-    await first.billing.consume();
-    const chargedAt = browser.clock.now();
+    const { first, chargedAt } = await chargedTab();
     await browser.advance(10_000);
     browser.wallOffset -= 60_000;
     const second = browser.reload(first, { navigationMs: 4_000 });
@@ -194,10 +183,7 @@ describe('reloadSafe(sessionStorage): a reload after the wall clock stepped', ()
   });
 
   it('what a page wrote going away is dated by age only by the reload that follows it, not by a page reached later', async () => {
-    browser = new Browser();
-    const storage = new MemoryStorage();
-    const first = browser.open({ storage, perTab: true });
-    await first.billing.consume();
+    const { first, storage } = await chargedTab();
     await browser.advance(5_000);
     // The tab went to another site for 10 minutes, and came back by a link: not a reload.
     browser.hide(first);
@@ -213,11 +199,7 @@ describe('reloadSafe(sessionStorage): a reload after the wall clock stepped', ()
   ])(
     'a new client of the same page (dispose, then create: a user switch) after a step %s of 1 h dates the period on the shared clock',
     async (_label, step) => {
-      browser = new Browser();
-      const storage = new MemoryStorage();
-      const first = browser.open({ storage, perTab: true });
-      await first.billing.consume();
-      const chargedAt = browser.clock.now();
+      const { first, storage, chargedAt } = await chargedTab();
       await browser.advance(10_500);
       browser.wallOffset += step;
       first.billing.dispose();
