@@ -23,9 +23,17 @@ export function locksOf(given: LocksLike | null | undefined, factory: string): L
  * Releasing withdraws a request not yet granted (its own abort signal), and a
  * grant that still arrives after the release is let go at once: a disposed
  * client leaves nothing held or asked for. `signal` withdraws the request too,
- * and is let go of (its listener removed) on release.
+ * and is let go of (its listener removed) on release. `onRefused` runs if the
+ * lock manager throws or rejects the request other than for a withdrawal:
+ * nothing will be held.
  */
-export function holdLock(locks: LocksLike, name: string, signal?: AbortSignal, onHeld?: () => void): () => void {
+export function holdLock(
+  locks: LocksLike,
+  name: string,
+  signal?: AbortSignal,
+  onHeld?: () => void,
+  onRefused?: () => void,
+): () => void {
   const withdraw = new AbortController();
   const stop = () => withdraw.abort();
   let release = (): void => undefined;
@@ -45,9 +53,10 @@ export function holdLock(locks: LocksLike, name: string, signal?: AbortSignal, o
         onHeld?.();
         return held;
       })
-      .catch(() => undefined);
+      .catch(() => withdraw.signal.aborted || onRefused?.());
   } catch {
     // A lock manager that throws instead of rejecting: nothing is held.
+    onRefused?.();
   }
   return release;
 }

@@ -10,7 +10,9 @@ import { holdLock } from '../web-locks';
  * The wait is bounded: after `timeoutMs` on the scheduler (a hung lock manager,
  * a tab frozen while holding the lock) it rejects `timeout`, and an abort of
  * `signal` ends it at once; either way the request is withdrawn, so nothing
- * stays pending and a grant that comes anyway is let go at once.
+ * stays pending and a grant that comes anyway is let go at once. A lock
+ * manager that refuses the request (throws or rejects) lets the consume bill
+ * as without Web Locks.
  */
 export function consumeLock(
   locks: LocksLike,
@@ -21,7 +23,6 @@ export function consumeLock(
 ): Exclusive {
   return (signal) =>
     new Promise((resolve, reject) => {
-      const request = new AbortController();
       let release = (): void => undefined;
       let settled = false;
       const settle = (error: BillingError | null) => {
@@ -30,7 +31,6 @@ export function consumeLock(
         timer.unsubscribe();
         signal.removeEventListener('abort', aborted);
         if (error === null) return resolve(release);
-        request.abort();
         release();
         reject(error);
       };
@@ -47,17 +47,13 @@ export function consumeLock(
       );
       if (signal.aborted) return aborted();
       signal.addEventListener('abort', aborted, { once: true });
-      try {
-        release = holdLock(locks, name, request.signal, () => {
-          if (!settled)
-            void learn().then(
-              () => settle(null),
-              () => settle(null),
-            );
-        });
-      } catch {
-        // A lock manager that throws at once: this consume bills as without Web Locks.
-        settle(null);
-      }
+      const learnThenGo = () => {
+        if (!settled)
+          void learn().then(
+            () => settle(null),
+            () => settle(null),
+          );
+      };
+      release = holdLock(locks, name, undefined, learnThenGo, () => settle(null));
     });
 }

@@ -19,6 +19,8 @@ const abortError = () => Object.assign(new Error('The request was aborted'), { n
 export interface LocksFlaws {
   readonly query?: 'missing' | 'throws' | 'rejects' | 'junk';
   readonly neverGrant?: boolean;
+  /** `request()` throws at once instead of answering (a broken polyfill). */
+  readonly requestThrows?: boolean;
 }
 
 const JUNK = [null, { name: 42 }, {}, { name: null }, 'free'] as unknown as Array<{ name: string }>;
@@ -133,7 +135,13 @@ export class FakeLocks {
         this.waiting.push(asked);
         this.next(name);
       });
-    return flaw === 'missing' ? { request } : { query, request };
+    const asking: LocksLike['request'] =
+      this.flaws.requestThrows === true
+        ? () => {
+            throw new TypeError('locks.request is not supported here');
+          }
+        : request;
+    return flaw === 'missing' ? { request: asking } : { query, request: asking };
   }
 
   /** Requests whose grant is due on a later turn (`later`): the lock manager is not at rest while any are. */

@@ -36,6 +36,18 @@ async function clickAtOnce(pages: readonly Page[]): Promise<{ posts: number; ok:
   return { posts: browser.count(PATH.consume), ok: await outcomes };
 }
 
+describe('a lock manager whose request() throws', () => {
+  it('the consume bills as without Web Locks, at once: one POST, no wait for timeoutMs', async () => {
+    browser = new Browser({}, { locks: { requestThrows: true } });
+    const page = browser.open({ sync: true });
+    const result = page.billing.consume();
+    await browser.settle();
+    expect(browser.count(PATH.consume)).toBe(1);
+    await expect(result).resolves.toMatchObject({ isCredit: false, isBlacklisted: false });
+    expect(unhandled).toEqual([]);
+  });
+});
+
 describe('a BroadcastChannel that throws means "no channel"; Web Locks still keep clicks to one charge', () => {
   it('its constructor throws (a SecurityError): one charge, one warning naming the error, nothing unhandled', async () => {
     browser = new Browser();
