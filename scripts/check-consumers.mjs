@@ -17,7 +17,7 @@
 //   node scripts/check-consumers.mjs [tarball] [--only=jest|vitest|node|vite|nextjs]
 //   (packs the repository when no tarball is given; --only runs one part)
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { checkNextjs } from './check-nextjs.mjs';
@@ -276,7 +276,11 @@ async function checkVitePlugin(dir) {
     // Two edits in a row: each restarts Vite, and the edited users must be what answers.
     for (const edited of [Number(balance) + 10, Number(balance) + 20]) {
       const source = readFileSync(join(dir, 'vite.config.ts'), 'utf8');
-      writeFileSync(join(dir, 'vite.config.ts'), source.replace(/creditsBalance: \d+/, `creditsBalance: ${edited}`));
+      // Saved whole, as editors that save safely do: an in-place write lets Vite's
+      // watcher read the file while it is still empty ("config must export or
+      // return an object"), a race of the write and not of the plugin.
+      writeFileSync(join(dir, 'vite.config.ts.tmp'), source.replace(/creditsBalance: \d+/, `creditsBalance: ${edited}`));
+      renameSync(join(dir, 'vite.config.ts.tmp'), join(dir, 'vite.config.ts'));
       const answered = await until(async () => (await balanceAt(port)) === edited, VITE_LIMIT_MS);
       check(answered, `after a config edit, the restarted backend answers with the edited balance ${edited}`);
     }
