@@ -1,19 +1,19 @@
-export { createClient } from './client';
-export { consumeWith } from './consume-with';
-export { BillingError, isBillingError, type BillingErrorCode, type BillingErrorDetails } from './errors';
-export { monotonicScheduler } from './scheduler';
-export { tabSync } from './sync';
-export { reloadSafe } from './persist';
-export type { BillingFeature, FeatureSetup } from './engine/feature';
-export type { BillingModule, Client, CreditsModule } from './client-types';
-export type { ClientOptions } from './options';
-export type { BillingStatus } from './status/billing-status';
-export type { BillingEvent, BillingEventOf, BillingEventType } from './events/billing-event';
+export { createClient } from './client/create-client';
+export { consumeWith } from './rx/consume-with';
+export { BillingError, isBillingError, type BillingErrorCode, type BillingErrorDetails } from './shared/errors';
+export { monotonicScheduler } from './shared/scheduler';
+export { tabSync } from './features/sync';
+export { reloadSafe } from './features/persist';
+export type { BillingFeature, FeatureSetup } from './features/feature';
+export type { BillingModule, Client, CreditsModule } from './client/client-types';
+export type { ClientOptions } from './client/options';
+export type { BillingStatus } from './core/billing-status';
+export type { BillingEvent, BillingEventOf, BillingEventType } from './features/events/billing-event';
 export type { BillingPreview } from './core/preview';
-export type { BillingSnapshot } from './snapshot';
-export type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from './devtools-hook';
-export type { RefetchOptions } from './refetch/refetch';
-export type { LocksLike, RecoveredConsume, ReloadSafeOptions, StorageLike, SyncOptions } from './feature-types';
+export type { BillingSnapshot } from './core/snapshot';
+export type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from './features/devtools-hook';
+export type { RefetchOptions } from './features/refetch/refetch';
+export type { LocksLike, RecoveredConsume, ReloadSafeOptions, StorageLike, SyncOptions } from './shared/feature-types';
 export type {
   BillingCheckResult,
   BillingConsumeResult,
@@ -26,4 +26,4 @@ export type {
   HeadersValue,
   QuotaFields,
   UsageInfo,
-} from './types';
+} from './shared/types';

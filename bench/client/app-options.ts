@@ -1,5 +1,5 @@
 import { createReferenceBackend, type InProcessReferenceBackend } from '../../lib/testing';
-import type { ClientOptions } from '../../lib/options';
+import type { ClientOptions } from '../../lib/client/options';
 
 /**
  * The options an app gives `createClient()` (baseUrl, appKey, a headers

@@ -1,5 +1,5 @@
-import { createClient } from '../../lib/client';
-import type { Client } from '../../lib/client-types';
+import { createClient } from '../../lib/client/create-client';
+import type { Client } from '../../lib/client/client-types';
 import { retainedPerObject } from '../harness/alloc';
 import { appOptions } from './app-options';
 import { median } from '../harness/stats';

@@ -1,6 +1,6 @@
 import { BehaviorSubject, type Subscription } from 'rxjs';
-import { createClient } from '../../lib/client';
-import type { UsageInfo } from '../../lib/types';
+import { createClient } from '../../lib/client/create-client';
+import type { UsageInfo } from '../../lib/shared/types';
 import { UserBackend } from '../../spec/helpers/client-fixture';
 import { median } from '../harness/stats';
 

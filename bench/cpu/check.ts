@@ -1,7 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
-import { createClient } from '../../lib/client';
+import { createClient } from '../../lib/client/create-client';
 import { monotonicScheduler } from '../../lib/index';
-import type { BillingCheckResult } from '../../lib/types';
+import type { BillingCheckResult } from '../../lib/shared/types';
 import { UserBackend } from '../../spec/helpers/client-fixture';
 import { VirtualClock } from '../../spec/helpers/virtual-clock';
 import { bytesPerCall } from '../harness/alloc';

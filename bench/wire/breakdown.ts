@@ -1,12 +1,12 @@
 import crossFetch from 'cross-fetch';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { v4 as uuidv4 } from 'uuid';
-import { createClient } from '../../lib/client';
+import { createClient } from '../../lib/client/create-client';
 import { startReferenceBackend } from '../../lib/testing';
 import { createBillingApi } from '../../lib/transport/billing-api';
 import { exchange } from '../../lib/transport/http';
 import { defaultRetryPolicy } from '../../lib/transport/retry-policy';
-import type { FetchLike } from '../../lib/types';
+import type { FetchLike } from '../../lib/shared/types';
 import { median } from '../harness/stats';
 
 /** Median milliseconds of one POST at each layer of the stack, outermost last. */

@@ -1,9 +1,9 @@
 import crossFetch from 'cross-fetch';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { v4 as uuidv4 } from 'uuid';
-import { createClient } from '../../lib/client';
+import { createClient } from '../../lib/client/create-client';
 import { startReferenceBackend } from '../../lib/testing';
-import type { FetchLike } from '../../lib/types';
+import type { FetchLike } from '../../lib/shared/types';
 import { spread, type Spread } from '../harness/stats';
 
 /** One side-by-side comparison: the library against raw fetch, in milliseconds per call. */

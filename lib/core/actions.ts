@@ -1,5 +1,5 @@
-import type { BillingError } from '../errors';
-import type { BillingConsumeResult } from '../types';
+import type { BillingError } from '../shared/errors';
+import type { BillingConsumeResult } from '../shared/types';
 import type { Quota } from './state';
 
 /**

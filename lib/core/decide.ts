@@ -1,4 +1,4 @@
-import type { BillingCheckResult, BillingReason } from '../types';
+import type { BillingCheckResult, BillingReason } from '../shared/types';
 import type { BillingState } from './state';
 
 // Frozen singletons: `check()` allocates nothing on its hot path.

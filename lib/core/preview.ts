@@ -1,4 +1,4 @@
-import type { BillingReason } from '../types';
+import type { BillingReason } from '../shared/types';
 import { decide } from './decide';
 import type { BillingState } from './state';
 

@@ -1,4 +1,4 @@
-import type { BillingError } from '../errors';
+import type { BillingError } from '../shared/errors';
 import type { BillingAction } from './actions';
 import { answered, debited } from './balance-ledger';
 import { FREE_PERIOD_MS, type BalanceLedger, type BillingState, type Quota } from './state';

@@ -1,5 +1,5 @@
-import type { BillingStatus } from '../status/billing-status';
-import type { QuotaFields } from '../types';
+import type { BillingStatus } from './billing-status';
+import type { QuotaFields } from '../shared/types';
 
 /** The quota as last learned from the backend, without the free-period fields. */
 export type Quota = QuotaFields;

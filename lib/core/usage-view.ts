@@ -1,4 +1,4 @@
-import type { QuotaFields, UsageInfo } from '../types';
+import type { QuotaFields, UsageInfo } from '../shared/types';
 import { freePeriodSeconds, inFreePeriod } from './decide';
 import type { BillingState } from './state';
 

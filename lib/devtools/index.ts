@@ -3,4 +3,4 @@
 export { reduxDevtools, type ReduxDevtoolsOptions } from './redux-devtools';
 export type { DevtoolsConnectOptions, DevtoolsExtension, DevtoolsExtensionConnection } from './extension';
 export type { Json } from './json-safe';
-export type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from '../devtools-hook';
+export type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from '../features/devtools-hook';

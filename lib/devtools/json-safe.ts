@@ -2,7 +2,7 @@
 // whatever the engine handed over. Strings are where a header value or an echoed token
 // could hide, so only a few enum-like fields keep theirs (an error's `code`, never its
 // message); numbers, booleans and null pass, and objects are rebuilt the same way.
-import type { DevtoolsState } from '../devtools-hook';
+import type { DevtoolsState } from '../features/devtools-hook';
 
 /** What the DevTools receive: plain JSON. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

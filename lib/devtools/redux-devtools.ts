@@ -2,9 +2,9 @@ import { Observable } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import type { BillingState } from '../core/state';
 import { toUsageInfo } from '../core/usage-view';
-import type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from '../devtools-hook';
-import type { FeatureSetup } from '../engine/feature';
-import { freePeriodEndsAt } from '../snapshot';
+import type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from '../features/devtools-hook';
+import type { FeatureSetup } from '../features/feature';
+import { freePeriodEndsAt } from '../core/snapshot';
 import type { DevtoolsExtension } from './extension';
 import { safeAction, safeState } from './json-safe';
 

@@ -3,7 +3,7 @@
 // test's mock) is the one used; and called as a method of globalThis, because
 // the browser's fetch throws "Illegal invocation" when its `this` is any
 // other object (an options object or a client holding it as a property).
-import type { FetchLike } from '../types';
+import type { FetchLike } from '../shared/types';
 
 /**
  * The platform `fetch`, unless the caller injected one.

@@ -4,7 +4,7 @@
 // default-fetch.browser.ts instead (scripts/build.mjs), so a browser app
 // never ships cross-fetch's whatwg-fetch polyfill.
 import crossFetch from 'cross-fetch';
-import type { FetchLike } from '../types';
+import type { FetchLike } from '../shared/types';
 
 /**
  * `cross-fetch`, unless the caller injected a fetch.

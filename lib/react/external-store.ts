@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
-import type { BillingCheckResult, UsageInfo } from '../types';
-import type { BillingModule } from '../client-types';
-import { initialStatus, type BillingStatus } from '../status/billing-status';
+import type { BillingCheckResult, UsageInfo } from '../shared/types';
+import type { BillingModule } from '../client/client-types';
+import { initialStatus, type BillingStatus } from '../core/billing-status';
 // Display equality is the same as onChange's: every field but the ticking countdown, which has its own store.
 import { sameUsage } from '../core/usage-view';
 

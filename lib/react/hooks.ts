@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
-import type { BillingCheckResult, UsageInfo } from '../types';
-import type { BillingModule } from '../client-types';
-import type { BillingStatus } from '../status/billing-status';
+import type { BillingCheckResult, UsageInfo } from '../shared/types';
+import type { BillingModule } from '../client/client-types';
+import type { BillingStatus } from '../core/billing-status';
 import { billingStores, type ExternalStore } from './external-store';
 
 function useStore<T>(store: ExternalStore<T>): T {

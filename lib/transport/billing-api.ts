@@ -1,4 +1,4 @@
-import { BACKEND_CODES, PATHS, type Envelope } from '../wire';
+import { BACKEND_CODES, PATHS, type Envelope } from '../shared/wire';
 import type { Call, CallContext, CallOptions, TransportConfig } from './config';
 import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
 import { backendError } from './failure';

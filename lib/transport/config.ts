@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import type { FetchLike, HeadersOption } from '../types';
+import type { FetchLike, HeadersOption } from '../shared/types';
 import type { Envelope } from './decode';
 import type { HeaderRecord } from './headers';
 import type { RetryPolicy } from './retry-policy';

@@ -1,7 +1,7 @@
-import { BillingError } from '../errors';
-import type { Envelope } from '../wire';
+import { BillingError } from '../shared/errors';
+import type { Envelope } from '../shared/wire';
 
-export type { Envelope } from '../wire';
+export type { Envelope } from '../shared/wire';
 
 /** `data` of the free-quota GET, decoded. */
 export interface FreeCount {

@@ -1,5 +1,5 @@
-import { BillingError } from '../errors';
-import type { Envelope } from '../wire';
+import { BillingError } from '../shared/errors';
+import type { Envelope } from '../shared/wire';
 import { decodeMessage } from './decode';
 import type { HeaderRecord } from './headers';
 import type { HttpResponse } from './http';

@@ -1,4 +1,4 @@
-import { BillingError } from '../errors';
+import { BillingError } from '../shared/errors';
 
 /** Header names and values as the transport sends them. */
 export type HeaderRecord = Readonly<Record<string, string>>;

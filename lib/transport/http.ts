@@ -1,4 +1,4 @@
-import type { FetchLike } from '../types';
+import type { FetchLike } from '../shared/types';
 
 /** The parts of a response the client reads; the body is read whole. */
 export interface HttpResponse {

@@ -1,4 +1,4 @@
-import { BillingError, abortedError } from '../errors';
+import { BillingError, abortedError } from '../shared/errors';
 import type { Call, CallContext, CallOptions } from './config';
 import { decodeEnvelope } from './decode';
 import { answerError, fetchError } from './failure';

@@ -1,4 +1,4 @@
-import type { BillingError } from '../errors';
+import type { BillingError } from '../shared/errors';
 
 /** How failed attempts are retried (contract section 4). */
 export interface RetryPolicy {

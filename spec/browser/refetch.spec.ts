@@ -7,7 +7,7 @@ import { launchChromium } from './chromium';
 // default target) and the real monotonic scheduler: the listeners it adds
 // (read through the DevTools protocol), the real online event, the interval.
 const ENTRY =
-  "export { armRefetch } from './lib/refetch/refetch'; export { monotonicScheduler } from './lib/scheduler';";
+  "export { armRefetch } from './lib/features/refetch/refetch'; export { monotonicScheduler } from './lib/shared/scheduler';";
 const OURS = ['focus', 'online', 'visibilitychange'];
 
 let browser: Browser;

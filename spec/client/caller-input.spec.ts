@@ -2,7 +2,7 @@ import { Headers as CrossFetchHeaders } from 'cross-fetch';
 import { cleanup, fixture } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 import { outcomeOf } from '../faults/harness';
-import type { ConsumeOptions, GetUsageOptions, HeadersOption } from '../../lib/types';
+import type { ConsumeOptions, GetUsageOptions, HeadersOption } from '../../lib/shared/types';
 
 afterEach(cleanup);
 

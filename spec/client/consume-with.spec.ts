@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
-import { consumeWith } from '../../lib/consume-with';
-import type { ConsumeOutcome } from '../../lib/types';
+import { consumeWith } from '../../lib/rx/consume-with';
+import type { ConsumeOutcome } from '../../lib/shared/types';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 

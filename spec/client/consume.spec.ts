@@ -1,4 +1,4 @@
-import { BillingError } from '../../lib/errors';
+import { BillingError } from '../../lib/shared/errors';
 import { cleanup, coded, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 

@@ -1,4 +1,4 @@
-import type { UsageInfo } from '../../lib/types';
+import type { UsageInfo } from '../../lib/shared/types';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 

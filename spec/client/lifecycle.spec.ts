@@ -1,5 +1,5 @@
-import { createClient } from '../../lib/client';
-import { BillingError } from '../../lib/errors';
+import { createClient } from '../../lib/client/create-client';
+import { BillingError } from '../../lib/shared/errors';
 import { BASE_URL, cleanup, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 

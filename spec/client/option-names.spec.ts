@@ -1,5 +1,5 @@
-import { createClient } from '../../lib/client';
-import { BillingError } from '../../lib/errors';
+import { createClient } from '../../lib/client/create-client';
+import { BillingError } from '../../lib/shared/errors';
 import { BASE_URL, UserBackend } from '../helpers/client-fixture';
 
 // What plain JavaScript (or options built in a variable) passes: no type to catch a typo.

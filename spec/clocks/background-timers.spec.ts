@@ -1,5 +1,5 @@
 import { asyncScheduler, firstValueFrom, lastValueFrom, take, timer, toArray } from 'rxjs';
-import { inBackground, monotonicScheduler } from '../../lib/scheduler';
+import { inBackground, monotonicScheduler } from '../../lib/shared/scheduler';
 import { VirtualClock } from '../helpers/virtual-clock';
 
 // Node lists a ref'd timer as an active 'Timeout' resource; an unref'd one is not listed.

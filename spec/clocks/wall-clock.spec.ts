@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
-import { createClient } from '../../lib/client';
-import type { Client } from '../../lib/client-types';
+import { createClient } from '../../lib/client/create-client';
+import type { Client } from '../../lib/client/client-types';
 import { UserBackend } from '../helpers/client-fixture';
 import { VirtualClock } from '../helpers/virtual-clock';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Fault, ReferenceUser } from '../../lib/testing/types';
-import type { ClientOptions } from '../../lib/options';
-import type { FetchLike, UsageInfo } from '../../lib/types';
+import type { ClientOptions } from '../../lib/client/options';
+import type { FetchLike, UsageInfo } from '../../lib/shared/types';
 import { drivenClient } from '../helpers/drive';
 import type { ContractBackend } from '../testing/http-helpers';
 

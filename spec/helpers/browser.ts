@@ -1,9 +1,9 @@
-import { createClient } from '../../lib/client';
-import type { Client } from '../../lib/client-types';
-import type { ClientOptions } from '../../lib/options';
-import { reloadSafe } from '../../lib/persist';
-import { tabSync } from '../../lib/sync';
-import type { FetchLike } from '../../lib/types';
+import { createClient } from '../../lib/client/create-client';
+import type { Client } from '../../lib/client/client-types';
+import type { ClientOptions } from '../../lib/client/options';
+import { reloadSafe } from '../../lib/features/persist';
+import { tabSync } from '../../lib/features/sync';
+import type { FetchLike } from '../../lib/shared/types';
 import { TabScheduler } from '../model/tab-scheduler';
 import { BASE_URL, UserBackend, type Quota } from './client-fixture';
 import { ChannelHub, installFakeChannel } from './fake-channel';

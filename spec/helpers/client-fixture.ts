@@ -1,8 +1,8 @@
-import { createClient } from '../../lib/client';
-import type { Client } from '../../lib/client-types';
-import type { ClientOptions } from '../../lib/options';
+import { createClient } from '../../lib/client/create-client';
+import type { Client } from '../../lib/client/client-types';
+import type { ClientOptions } from '../../lib/client/options';
 import { createReferenceBackend, REFERENCE_PATHS, type InProcessReferenceBackend } from '../../lib/testing';
-import { PATHS } from '../../lib/wire';
+import { PATHS } from '../../lib/shared/wire';
 import { VirtualClock } from './virtual-clock';
 import { Wire } from './wire-log';
 

@@ -1,7 +1,7 @@
 import crossFetch from 'cross-fetch';
-import { createClient } from '../../lib/client';
-import type { ClientOptions } from '../../lib/options';
-import type { FetchLike } from '../../lib/types';
+import { createClient } from '../../lib/client/create-client';
+import type { ClientOptions } from '../../lib/client/options';
+import type { FetchLike } from '../../lib/shared/types';
 import { VirtualClock } from './virtual-clock';
 import { Wire } from './wire-log';
 

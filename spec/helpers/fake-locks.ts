@@ -1,4 +1,4 @@
-import type { LocksLike } from '../../lib/feature-types';
+import type { LocksLike } from '../../lib/shared/feature-types';
 
 interface Request {
   readonly tab: number;

@@ -1,4 +1,4 @@
-import type { FetchLike } from '../../lib/types';
+import type { FetchLike } from '../../lib/shared/types';
 
 /** One request the client sent, as it left the client. */
 export interface SentRequest {

@@ -5,9 +5,9 @@ import {
   type ReferenceUser,
   type RequestRecord,
 } from '../../lib/testing';
-import type { Client } from '../../lib/client-types';
-import type { ClientOptions } from '../../lib/options';
-import type { FetchLike } from '../../lib/types';
+import type { Client } from '../../lib/client/client-types';
+import type { ClientOptions } from '../../lib/client/options';
+import type { FetchLike } from '../../lib/shared/types';
 import { drivenClient } from '../helpers/drive';
 import { makeUser } from '../testing/http-helpers';
 

@@ -1,4 +1,4 @@
-import { isBillingError } from '../../lib/errors';
+import { isBillingError } from '../../lib/shared/errors';
 import { liveClient, MODULE, PATHS, useBackend, wire } from './harness';
 
 const backend = useBackend();

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { createClient } from '../../lib/client';
+import { createClient } from '../../lib/client/create-client';
 import { startReferenceBackend, type ReferenceBackend, type ReferenceUser } from '../../lib/testing';
-import type { Client } from '../../lib/client-types';
+import type { Client } from '../../lib/client/client-types';
 import { recordFigures } from '../helpers/figures';
 import { VirtualClock } from '../helpers/virtual-clock';
 

@@ -1,4 +1,4 @@
-import { BillingError } from '../../lib/errors';
+import { BillingError } from '../../lib/shared/errors';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import type { SentRequest } from '../helpers/wire-log';
 import { expectedReason, expectedUsage, type Model } from './model-state';

@@ -1,7 +1,7 @@
 import { createBackendCore } from '../../lib/testing/backend-core';
 import { inProcessFetch } from '../../lib/testing/in-process-fetch';
 import type { ReferenceState } from '../../lib/testing/reference-state';
-import type { FetchLike } from '../../lib/types';
+import type { FetchLike } from '../../lib/shared/types';
 
 /** The backend's answer: the HTTP status and the JSON envelope. */
 export interface WireAnswer {

@@ -56,7 +56,7 @@ describe('the lifecycle model at the edges of a call and a client (issue 23, fix
   it.each(['throwsOnOpen', 'throwsOnPost'] as const)(
     'a BroadcastChannel that %s: nothing unhandled, and clicks in two tabs at once make one charge',
     async (channel) => {
-      // One warning per client that lost its channel (lib/sync/channel.ts): what a user's console shows.
+      // One warning per client that lost its channel (lib/features/sync/channel.ts): what a user's console shows.
       const warned = expectConsole('warn', 'tabSync() goes on without a BroadcastChannel (SecurityError)');
       const { w, tabs } = await open({ sync: true, webLocks: true, shared: false, channel }, 2);
       tabs.forEach((tab) => w.start(tab, 'consume', w.freshId()));

@@ -1,6 +1,6 @@
-import type { BillingError } from '../../lib/errors';
+import type { BillingError } from '../../lib/shared/errors';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import type { BillingConsumeResult } from '../../lib/types';
+import type { BillingConsumeResult } from '../../lib/shared/types';
 import type { Exchange } from './gated-network';
 import { edgeRestViolations, edgeStepViolations } from './lifecycle-edges';
 import type { Call, Tab, World } from './lifecycle-world';

@@ -9,7 +9,7 @@ import { lifecycleCommands, tabCommands, type LifecycleModel } from './lifecycle
 import { lifecycleStats, restViolations, trace } from './lifecycle-invariants';
 import { World, type InitialQuota, type Platform } from './lifecycle-world';
 
-// Runs drawn with a throwing BroadcastChannel warn once per client that lost it (lib/sync/channel.ts).
+// Runs drawn with a throwing BroadcastChannel warn once per client that lost it (lib/features/sync/channel.ts).
 allowConsole('warn', 'tabSync() goes on without a BroadcastChannel');
 
 // `npm test` keeps these small; `.ci/run` sets MODEL_RUNS=1000 (the tab part follows unless MODEL_TAB_RUNS says otherwise).

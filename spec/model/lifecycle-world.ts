@@ -1,11 +1,11 @@
-import { createClient } from '../../lib/client';
-import type { BillingError } from '../../lib/errors';
-import { reloadSafe } from '../../lib/persist';
-import { tabSync } from '../../lib/sync';
+import { createClient } from '../../lib/client/create-client';
+import type { BillingError } from '../../lib/shared/errors';
+import { reloadSafe } from '../../lib/features/persist';
+import { tabSync } from '../../lib/features/sync';
 import { ReferenceState } from '../../lib/testing/reference-state';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import type { Client } from '../../lib/client-types';
-import type { RecoveredConsume } from '../../lib/feature-types';
+import type { Client } from '../../lib/client/client-types';
+import type { RecoveredConsume } from '../../lib/shared/feature-types';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { MemoryStorage } from '../helpers/memory-storage';
 import { ChannelHub, securityError } from '../helpers/fake-channel';

@@ -1,4 +1,4 @@
-import type { UsageInfo } from '../../lib/types';
+import type { UsageInfo } from '../../lib/shared/types';
 
 /** Faults the model knows how to predict (`status` 503 is retryable, 400 is not). */
 export type ModelFault = 'drop' | 'dropAfterApply' | 'status503' | 'status400' | 'malformed';

@@ -1,8 +1,8 @@
 import crossFetch from 'cross-fetch';
-import { createClient } from '../../lib/client';
+import { createClient } from '../../lib/client/create-client';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
-import type { Client } from '../../lib/client-types';
-import type { FetchLike } from '../../lib/types';
+import type { Client } from '../../lib/client/client-types';
+import type { FetchLike } from '../../lib/shared/types';
 import { drive, trackingFetch } from '../helpers/drive';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { loggingFetch, type SentRequest } from '../helpers/wire-log';

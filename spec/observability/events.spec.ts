@@ -1,5 +1,5 @@
 import { config } from 'rxjs';
-import * as eventOf from '../../lib/events/event-of';
+import * as eventOf from '../../lib/features/events/event-of';
 import type { BillingEvent, BillingEventType, ClientOptions } from '../../lib';
 import { cleanup, fixture, PATH, type Fixture } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';

@@ -45,17 +45,17 @@ describe('bundle size of an app importing only createClient (minified + gzipped,
 
   it('the opt-in features are tree-shaken from an app that does not call their factories', () => {
     const optIn = (bundle: Bundle) =>
-      names(bundle).some((path) => path.startsWith('lib/sync/') || path.startsWith('lib/persist/'));
+      names(bundle).some((path) => path.startsWith('lib/features/sync/') || path.startsWith('lib/features/persist/'));
     expect(optIn(sizes.client.browser.own)).toBe(false);
     expect(names(sizes.barrel.browser.own)).toEqual(
-      expect.arrayContaining(['lib/sync/index.ts', 'lib/persist/index.ts']),
+      expect.arrayContaining(['lib/features/sync/index.ts', 'lib/features/persist/index.ts']),
     );
   });
 
   it('the rxjs app bundles rxjs alone, and the library on top of it when it imports createClient', () => {
     expect(names(sizes.rxjsApp.alone)).toContain('rxjs');
     expect(names(sizes.rxjsApp.alone).some((path) => path.startsWith('lib/'))).toBe(false);
-    expect(names(sizes.rxjsApp.withClient)).toContain('lib/client.ts');
+    expect(names(sizes.rxjsApp.withClient)).toContain('lib/client/create-client.ts');
     expect(sizes.rxjsApp.withClient.gzipped).toBeGreaterThan(sizes.rxjsApp.alone.gzipped);
   });
 });

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { createClient } from '../../lib/client';
+import { createClient } from '../../lib/client/create-client';
 import { createBackendCore } from '../../lib/testing/backend-core';
 import { inProcessFetch } from '../../lib/testing/in-process-fetch';
 import { ReferenceState } from '../../lib/testing/reference-state';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import type { Client } from '../../lib/client-types';
+import type { Client } from '../../lib/client/client-types';
 import { recordFigures } from '../helpers/figures';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { Wire, type SentRequest } from '../helpers/wire-log';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { createClient } from '../../lib/client';
+import { createClient } from '../../lib/client/create-client';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
 import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
 import { recordFigures } from '../helpers/figures';

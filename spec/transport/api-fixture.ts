@@ -2,7 +2,7 @@ import { createBillingApi, type BillingApi } from '../../lib/transport/billing-a
 import type { TransportConfig } from '../../lib/transport/request';
 import { defaultRetryPolicy } from '../../lib/transport/retry-policy';
 import { createReferenceBackend, type Fault, type InProcessReferenceBackend } from '../../lib/testing';
-import { PATHS } from '../../lib/wire';
+import { PATHS } from '../../lib/shared/wire';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { Wire, type SentRequest } from '../helpers/wire-log';
 

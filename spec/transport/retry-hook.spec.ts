@@ -1,5 +1,5 @@
-import { BillingError } from '../../lib/errors';
-import { PATHS } from '../../lib/wire';
+import { BillingError } from '../../lib/shared/errors';
+import { PATHS } from '../../lib/shared/wire';
 import { settle } from '../helpers/virtual-clock';
 import type { Fault } from '../../lib/testing';
 import { failAll, fakeApi, outcome } from './api-fixture';

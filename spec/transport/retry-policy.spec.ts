@@ -1,4 +1,4 @@
-import { BillingError } from '../../lib/errors';
+import { BillingError } from '../../lib/shared/errors';
 import { defaultRetryPolicy, isRetryable, parseRetryAfter, retryDelayMs } from '../../lib/transport/retry-policy';
 
 describe('isRetryable()', () => {

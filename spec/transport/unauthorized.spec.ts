@@ -1,6 +1,6 @@
-import { BillingError } from '../../lib/errors';
+import { BillingError } from '../../lib/shared/errors';
 import { defaultRetryPolicy } from '../../lib/transport/retry-policy';
-import { PATHS } from '../../lib/wire';
+import { PATHS } from '../../lib/shared/wire';
 import { settle } from '../helpers/virtual-clock';
 import { authorization, DENIED, fakeApi, outcome } from './api-fixture';
 

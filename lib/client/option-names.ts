@@ -1,0 +1,79 @@
+import { BillingError } from '../shared/errors';
+
+// TypeScript catches a misspelled option; plain JavaScript and options built in
+// a variable do not, and a silently ignored `timeout` or `onfocus` looks like a
+// working client. So an unknown name is refused, with the nearest valid one.
+// Kept small: it ships in every bundle (spec/perf/size.spec.ts).
+
+/**
+ * Throws `invalid_argument` with `message`, followed by what the option got
+ * when a value is given: numbers, booleans, `null` and `undefined` as they
+ * are, anything else by its kind only (a string or an object may hold a
+ * credential).
+ */
+export function invalid(message: string, ...got: [unknown?]): never {
+  const [value] = got;
+  const kind = typeof value;
+  const shown = value === null || /^[unb]/.test(kind) ? String(value) : kind === 'object' ? 'an object' : `a ${kind}`;
+  throw new BillingError('invalid_argument', got.length ? `${message} (got ${shown})` : message);
+}
+
+// Edit distance on lower case (so `onfocus` and `baseURL` are 0), minus a half
+// for the same first letter, so `retry` is `retries` rather than `fetch`.
+function score(name: string, valid: string): number {
+  const a = name.toLowerCase();
+  const b = valid.toLowerCase();
+  let row = [...Array(b.length + 1).keys()];
+  for (let i = 0; i < a.length; i++) {
+    const above = row;
+    row = [i + 1];
+    for (let j = 0; j < b.length; j++) {
+      row[j + 1] = Math.min(above[j + 1]! + 1, row[j]! + 1, above[j]! + +(a[i] !== b[j]));
+    }
+  }
+  return row[b.length]! - (a[0] === b[0] ? 0.5 : 0);
+}
+
+/** What a given value must pass, and what the message says it must be. */
+export type Rule = readonly [test: (value: never, name: string) => unknown, must: string];
+
+/** An integer in [min, max]. */
+export const integer = (min: number, max: number): Rule => [
+  (value: number) => Number.isInteger(value) && value >= min && value <= max,
+  `an integer from ${min} to ${max}`,
+];
+
+/**
+ * Throws `invalid_argument` for own keys of `value` not in `rules`, each with
+ * the nearest valid name when one is within half its length (a likely typo),
+ * then the valid names: `unknown option "timeout" (did you mean "timeoutMs"?);
+ * the options are timeoutMs`. Then for the first given (not undefined) value
+ * its rule refuses: `refetch.intervalMs must be an integer from 1000 to 2147483647 (got 999)`.
+ * A `null` rule is checked elsewhere.
+ */
+export function checkFields(
+  value: object,
+  rules: Readonly<Record<string, Rule | null>>,
+  what: string,
+  prefix = '',
+): void {
+  const valid = Object.keys(rules);
+  const unknown = Object.keys(value).filter((key) => !valid.includes(key));
+  if (unknown[0]) {
+    const hints = unknown.map((key) => {
+      // The lowest score wins; the sort is stable, so the first listed of equals.
+      const near = valid
+        .filter((name) => score(key, name) <= name.length / 2)
+        .sort((x, y) => score(key, x) - score(key, y))[0];
+      // A key is the caller's code, not data, but a pasted blob is cut short.
+      return JSON.stringify(key.slice(0, 40)) + (near ? ` (did you mean "${near}"?)` : '');
+    });
+    invalid(`unknown ${what}${unknown[1] ? 's' : ''} ${hints.join(', ')}; the ${what}s are ${valid.join(', ')}`);
+  }
+  for (const name of valid) {
+    const given = (value as Record<string, unknown>)[name];
+    const rule = rules[name];
+    if (given !== undefined && rule && !rule[0](given as never, name))
+      invalid(`${prefix}${name} must be ${rule[1]}`, given);
+  }
+}

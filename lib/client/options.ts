@@ -1,0 +1,166 @@
+import type { SchedulerLike } from 'rxjs';
+import type { BillingFeature } from '../features/feature';
+import type { BillingEvent } from '../features/events/billing-event';
+import { checkFields, integer, invalid, type Rule } from './option-names';
+import type { DevtoolsHook } from '../features/devtools-hook';
+import { checkRefetch, type RefetchOptions } from '../features/refetch/refetch';
+import { monotonicScheduler } from '../shared/scheduler';
+import { checkSnapshot, type BillingSnapshot } from '../core/snapshot';
+import { checkedHeaders } from '../transport/headers';
+import type { FetchLike, HeadersOption } from '../shared/types';
+
+/**
+ * Options of `createClient()`.
+ *
+ * @example
+ * ```ts
+ * const options: ClientOptions = {
+ *   baseUrl: 'https://api.example.com',
+ *   appKey: 'poster',
+ *   headers: { Authorization: 'Bearer <token>' },
+ * };
+ * ```
+ */
+export interface ClientOptions {
+  /** Absolute http(s) URL without credentials, query or fragment. */
+  readonly baseUrl: string;
+  /** Application key; the module value sent is `generator_<appKey>`. */
+  readonly appKey: string;
+  /**
+   * Added to every request; authentication goes here. A function is called
+   * before every attempt, retries included. Values never appear in an error,
+   * message or log.
+   */
+  readonly headers?: HeadersOption;
+  /**
+   * The function every request goes through: by default the platform
+   * `fetch` in the browser build, `cross-fetch` elsewhere. It must honour
+   * `init.signal`: timeouts and `dispose()` abort through it.
+   */
+  readonly fetch?: FetchLike;
+  /** Every clock reading and timer of the client; a monotonic async scheduler by default. */
+  readonly scheduler?: SchedulerLike;
+  /** Per attempt, body included. Default 10000. */
+  readonly timeoutMs?: number;
+  /** Extra attempts for retryable failures. Default 2. */
+  readonly retries?: number;
+  /**
+   * Keeps the free period and unanswered consumes across reloads (`sessionStorage`
+   * is the usual choice). Off by default.
+   *
+   * @see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.1.0/docs/recipes/reload-safe.md | docs/recipes/reload-safe.md}
+   */
+  readonly storage?: BillingFeature<'storage'>;
+  /** Shares the free period and the latest usage between tabs of one origin (`tabSync()`). Off by default. */
+  readonly sync?: BillingFeature<'sync'>;
+  /**
+   * Names the storage keys and the tab channel; `generator_<appKey>` by default.
+   * Set it per user (e.g. to the user id) where several users share one browser.
+   */
+  readonly scope?: string;
+  /**
+   * Refetches usage when the page becomes visible or focused (`onFocus`),
+   * comes back online (`onOnline`), or every `intervalMs` (at least 1000).
+   * Off by default: nothing is listened to or armed without it.
+   */
+  readonly refetch?: RefetchOptions;
+  /** Hears every {@link BillingEvent}; a throwing listener is reported once and never breaks billing. */
+  readonly onEvent?: (event: BillingEvent) => void;
+  /**
+   * Called once on a 401 (shared by requests that hit it together); the
+   * request is then sent once more with freshly resolved `headers`, with the
+   * same `external_id` for a consume. A second 401 rejects `http` 401.
+   */
+  readonly onUnauthorized?: () => void | Promise<void>;
+  /**
+   * A `billing.snapshot()` taken elsewhere (on the server): its usage is cached
+   * at once, nothing is fetched because of it, and any later answer replaces it.
+   */
+  readonly bootstrap?: BillingSnapshot | null;
+  /** Shows every action and state in a DevTools panel (`reduxDevtools()` from `unified-billing/devtools`). */
+  readonly devtools?: DevtoolsHook;
+}
+
+/** What validation and the defaults make of the options the client does not read as given. */
+export interface ResolvedOptions {
+  /** Normalized, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly scheduler: SchedulerLike;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly scope: string;
+  readonly refetch: RefetchOptions | undefined;
+  readonly bootstrap: BillingSnapshot | undefined;
+}
+
+const isFunction = (value: unknown) => typeof value === 'function';
+const FUNCTION: Rule = [isFunction, 'a function'];
+// A feature carries the kind its factory stamped, which is the option's name.
+const madeBy = (factory: string): Rule => [
+  (value: { kind?: unknown; install?: unknown } | null, name) => value?.kind === name && isFunction(value.install),
+  `made by ${factory}`,
+];
+
+// Every option, checked when given (not undefined); its keys are also the valid names, so the
+// type keeps them in step with ClientOptions. The two required ones, `refetch` and `bootstrap`
+// are checked below; a bad headers record throws its own message.
+const RULES: Record<keyof ClientOptions, Rule | null> = {
+  baseUrl: null,
+  appKey: null,
+  headers: [(value) => isFunction(value) || checkedHeaders(value), ''],
+  fetch: FUNCTION,
+  scheduler: [
+    (value: Partial<SchedulerLike> | null) => isFunction(value?.now) && isFunction(value?.schedule),
+    'an RxJS scheduler (now() and schedule())',
+  ],
+  timeoutMs: integer(1, 600_000),
+  retries: integer(0, 10),
+  storage: madeBy('reloadSafe(storage)'),
+  sync: madeBy('tabSync()'),
+  scope: [
+    (value: unknown) => typeof value === 'string' && value !== '' && value.length <= 200,
+    'a string of 1 to 200 characters',
+  ],
+  refetch: null,
+  onEvent: FUNCTION,
+  onUnauthorized: FUNCTION,
+  bootstrap: null,
+  devtools: madeBy('reduxDevtools()'),
+};
+
+// The value `make` gives, or `undefined` if it throws.
+function attempt<T>(make: () => T): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Throws `invalid_argument` for anything `createClient` cannot work with; the
+ * options it does not resolve are then read as given.
+ */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) invalid('createClient needs an options object', options);
+  checkFields(options, RULES, 'option');
+  const { baseUrl, appKey } = options;
+  const url = attempt(() => new URL(baseUrl));
+  // Only what is wrong with the URL is said: it may embed a credential.
+  if (!/^https?:$/.test(url?.protocol as string) || url!.username || url!.password || /[?#]/.test(baseUrl)) {
+    invalid('baseUrl must be an absolute http(s) URL without credentials, query or fragment');
+  }
+  // A lone surrogate cannot be URL-encoded: refused here, not as a URIError at the first request.
+  if (typeof appKey !== 'string' || !attempt(() => encodeURIComponent(appKey))) {
+    invalid('appKey must be a non-empty, well-formed string', appKey);
+  }
+  return {
+    baseUrl: url!.href.replace(/\/+$/, ''),
+    scheduler: options.scheduler ?? monotonicScheduler,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    retries: options.retries ?? 2,
+    scope: options.scope ?? `generator_${appKey}`,
+    refetch: checkRefetch(options.refetch),
+    bootstrap: checkSnapshot(options.bootstrap),
+  };
+}

@@ -1,0 +1,135 @@
+import { Observable, of } from 'rxjs';
+import type { Effect } from '../../store/effect';
+import type { ConsumeJournal, FeatureSetup } from '../feature';
+import type { LocksLike } from '../../shared/feature-types';
+import { holdLock, lockFree } from '../web-locks';
+import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
+import type { SafeStorage } from './safe-storage';
+
+/** Entries older than this are dropped unreplayed: the user has long moved on. */
+export const JOURNAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/** A consume sent and not yet told to its caller: its id, the page that sent it, and when (wall clock). */
+interface Entry {
+  readonly id: string;
+  readonly owner: string;
+  readonly at: number;
+}
+
+function isEntry(value: unknown): value is Entry {
+  const e = value as Partial<Entry> | null;
+  return (
+    typeof e?.id === 'string' &&
+    e.id.length > 0 &&
+    e.id.length <= MAX_EXTERNAL_ID_LENGTH &&
+    typeof e.owner === 'string' &&
+    typeof e.at === 'number' &&
+    Number.isFinite(e.at)
+  );
+}
+
+/** The journal, and the effect that holds this page's lock for the client's life (how others know it lives). */
+export interface PageJournal {
+  readonly journal: ConsumeJournal;
+  readonly effect: Effect;
+}
+
+/**
+ * The reload journal. Its rules:
+ * 1. An entry is written before its POST and removed once the caller has an outcome, whatever it is.
+ * 2. Each page holds a Web Lock named by its id for its life: a free lock is a page that is gone.
+ * 3. A page replays only entries of a page that is gone, so their caller never heard an outcome:
+ *    in a tab's own storage, only the previous page's (named at start, before anything else);
+ *    in a shared storage, any gone page's, claimed under one lock so one page replays each.
+ * 4. A tab's storage copied from a live tab (a duplicate) drops that tab's entries, never replays them.
+ * 5. Without Web Locks nothing proves a page gone: nothing is journaled, nothing replayed.
+ */
+export function pageJournal(
+  storage: SafeStorage,
+  setup: Pick<FeatureSetup, 'scope' | 'pageId' | 'wallNow'>,
+  locks: LocksLike | null,
+  perTab: boolean,
+): PageJournal {
+  const base = `unified-billing:${setup.scope}`;
+  const key = `${base}:journal`;
+  const pageLock = (page: string) => `${base}:page:${page}`;
+  const { pageId, wallNow } = setup;
+  const read = (): Entry[] => {
+    try {
+      const parsed: unknown = JSON.parse(storage.get(key) ?? '[]');
+      const now = wallNow();
+      return Array.isArray(parsed) ? parsed.filter((e) => isEntry(e) && Math.abs(now - e.at) < JOURNAL_MAX_AGE_MS) : [];
+    } catch {
+      return [];
+    }
+  };
+  const write = (entries: readonly Entry[]) => {
+    if (entries.length === 0) storage.remove(key);
+    else storage.set(key, JSON.stringify(entries));
+  };
+  if (locks === null) {
+    return {
+      journal: { add: () => undefined, remove: () => undefined, pending: () => of([]) },
+      effect: () => new Observable(),
+    };
+  }
+  // A tab's own storage names the page that last started on it, at once: what an older page left was
+  // that page's successor's to prove, and a later copy of this storage must not take this page's entries.
+  const pageKey = `${base}:page`;
+  const previous = perTab ? storage.get(pageKey) : null;
+  if (perTab) {
+    storage.set(pageKey, pageId);
+    const entries = read();
+    const kept = entries.filter((e) => e.owner === previous);
+    if (kept.length !== entries.length) write(kept);
+  }
+  const claim = (gone: (owner: string) => boolean): string[] => {
+    const entries = read();
+    const mine = entries.filter((e) => e.owner !== pageId && gone(e.owner));
+    write(entries.map((e) => (mine.includes(e) ? { ...e, owner: pageId } : e)));
+    return [...new Set(mine.map((e) => e.id))];
+  };
+  // `signal` is the wait's: once it aborts (the client was disposed) nothing is claimed, and the
+  // journal's lock, if not yet granted, is no longer asked for.
+  const leftOver = async (signal: AbortSignal): Promise<string[]> => {
+    if (perTab) {
+      if (previous === null) return [];
+      const free = await lockFree(locks, pageLock(previous));
+      if (signal.aborted) return [];
+      if (free) return claim((owner) => owner === previous);
+      // A duplicate of a live tab: its entries are that tab's to finish.
+      write(read().filter((e) => e.owner !== previous));
+      return [];
+    }
+    return locks.request(`${base}:journal`, { signal }, async () => {
+      const owners = [...new Set(read().map((e) => e.owner))].filter((owner) => owner !== pageId);
+      const gone = new Set<string>();
+      for (const owner of owners) if (await lockFree(locks, pageLock(owner))) gone.add(owner);
+      return signal.aborted ? [] : claim((owner) => gone.has(owner));
+    });
+  };
+  return {
+    journal: {
+      add: (id) => {
+        // Named again with each entry: a storage that refused the write at start has lost the name.
+        if (perTab) storage.set(pageKey, pageId);
+        write([...read().filter((e) => e.id !== id), { id, owner: pageId, at: wallNow() }]);
+      },
+      remove: (id) => {
+        const entries = read();
+        if (entries.some((e) => e.id === id)) write(entries.filter((e) => e.id !== id));
+      },
+      pending: () =>
+        new Observable<readonly string[]>((subscriber) => {
+          const wait = new AbortController();
+          // A manager that throws rather than rejects counts as one that failed: nothing to replay.
+          new Promise<string[]>((resolve) => resolve(leftOver(wait.signal))).then(
+            (ids) => (subscriber.next(ids), subscriber.complete()),
+            () => (subscriber.next([]), subscriber.complete()),
+          );
+          return () => wait.abort();
+        }),
+    },
+    effect: () => new Observable(() => holdLock(locks, pageLock(pageId))),
+  };
+}

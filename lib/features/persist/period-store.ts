@@ -1,0 +1,144 @@
+import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import type { Effect } from '../../store/effect';
+import { inBackground } from '../../shared/scheduler';
+import type { FeatureSetup } from '../feature';
+import { isReload, onPageHidden } from './page-life';
+import type { SafeStorage } from './safe-storage';
+
+const FREE_PERIOD_MS = 30_000;
+const BEAT_MS = 1_000;
+// Hygiene for what dead pages left in a shared storage; beyond the hour-long steps a record must survive.
+const FORGET_MS = 2 * 60 * 60 * 1000;
+
+/**
+ * One page's free period as it last wrote it: `l` ms were left at its monotonic `m` on clock `k`
+ * (one per document), wall time `w`; `h` when written as the page was hidden (`pagehide`).
+ */
+interface Period {
+  readonly l: number;
+  readonly w: number;
+  readonly m?: number;
+  readonly k?: string;
+  readonly h?: 1;
+}
+
+/** Where and when a page reads the stored periods. */
+interface Reader {
+  readonly wall: number;
+  readonly now: number;
+  readonly clock: string;
+  /** A reload of this tab's own storage: a period written at `pagehide` is at most `now` old. */
+  readonly fresh: boolean;
+}
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+function readPeriods(storage: SafeStorage, key: string): Record<string, Period> {
+  try {
+    const parsed = JSON.parse(storage.get(key) ?? '{}') as Record<string, Partial<Period>> | null;
+    const periods: Record<string, Period> = {};
+    for (const [page, p] of Object.entries(parsed ?? {})) {
+      if (!finite(p?.l) || !finite(p.w)) continue;
+      const same = finite(p.m) && typeof p.k === 'string' ? { m: p.m, k: p.k } : {};
+      periods[page] = { l: p.l, w: p.w, ...same, ...(p.h === 1 ? { h: 1 } : {}) };
+    }
+    return periods;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * How long ago `period` was written, on the most trustworthy clock there is; `NaN` when nothing
+ * dates it. The page's own monotonic clock when the same document wrote it (exact, whatever the wall
+ * clock did); this page's age when its predecessor in the tab wrote it while going away, which was
+ * after this page's navigation started (short by the navigation's length, never long); else the
+ * wall clock, which a step back since the write makes read before it: undatable.
+ */
+function ageOf(period: Period, at: Reader): number {
+  if (period.k === at.clock && period.m !== undefined) return at.now - period.m;
+  if (period.h === 1 && at.fresh) return at.now;
+  return at.wall - period.w;
+}
+
+/** What is left of a stored period: never more than its page last measured, nor more than 30 s. */
+function leftOf(period: Period, at: Reader): number {
+  const age = ageOf(period, at);
+  return age >= 0 ? Math.min(period.l, FREE_PERIOD_MS) - age : 0;
+}
+
+// One id per monotonic clock (per document for the default scheduler): records of the same clock are dated exactly.
+const clocks = new WeakMap<SchedulerLike, string>();
+
+/**
+ * Keeps this page's free period (its own charge's, or one it restored) under its page id, as the
+ * time left measured on the page's monotonic clock: refreshed once a second while it runs, written
+ * last at `pagehide` and on dispose. At start, restores the longest one left (see `ageOf`).
+ */
+export function periodStore(storage: SafeStorage, key: string, setup: FeatureSetup, perTab: boolean): Effect {
+  const { wallNow, pageId } = setup;
+  const update = (change: (periods: Record<string, Period>) => void) => {
+    const periods = readPeriods(storage, key);
+    const wall = wallNow();
+    for (const [page, p] of Object.entries(periods)) if (wall - p.w > FORGET_MS) delete periods[page];
+    change(periods);
+    if (Object.keys(periods).length === 0) storage.remove(key);
+    else storage.set(key, JSON.stringify(periods));
+  };
+  return (action$, _state$, { scheduler }) =>
+    new Observable((out) => {
+      const clock = clocks.get(scheduler) ?? pageId;
+      clocks.set(scheduler, clock);
+      const at: Reader = { wall: wallNow(), now: scheduler.now(), clock, fresh: perTab && isReload() };
+      const periods = readPeriods(storage, key);
+      const left = Math.max(0, ...Object.values(periods).map((p) => leftOf(p, at)));
+      // A tab's earlier documents are gone: what they left is this page's now (carried on below), and
+      // no later page of the tab may date it again. In a shared storage, only what nothing dates goes.
+      const gone = Object.keys(periods).filter((page) => {
+        const p = periods[page] as Period;
+        return perTab ? p.k !== clock : leftOf(p, at) <= 0;
+      });
+      if (gone.length > 0) update((all) => gone.forEach((page) => delete all[page]));
+      let endsAt: number | null = null;
+      let hidden = false;
+      let beat: Subscription | null = null;
+      const save = () => {
+        if (endsAt === null) return 0;
+        const now = scheduler.now();
+        const l = endsAt - now;
+        update((all) => {
+          if (l > 0) all[pageId] = { l, w: wallNow(), m: now, k: clock, ...(hidden ? { h: 1 } : {}) };
+          else delete all[pageId];
+        });
+        return l;
+      };
+      const run = (remainingMs: number) => {
+        endsAt = scheduler.now() + remainingMs;
+        beat?.unsubscribe();
+        save();
+        beat = inBackground(scheduler).schedule(function () {
+          const l = save();
+          if (l > 0) this.schedule(undefined, Math.min(BEAT_MS, l));
+        }, BEAT_MS);
+      };
+      if (left > 0) {
+        out.next({ type: 'freePeriod/adopted', now: at.now, remainingMs: left });
+        run(left);
+      }
+      const subscription = action$.subscribe((action) => {
+        if (action.type === 'consume/charged') run(FREE_PERIOD_MS);
+      });
+      const stopListening = onPageHidden((isHidden) => {
+        hidden = isHidden;
+        save();
+      });
+      return () => {
+        subscription.unsubscribe();
+        stopListening();
+        beat?.unsubscribe();
+        // The last word: the time left now, on this page's clock (a later client of this document
+        // dates it exactly); written going away if the page was hidden first.
+        save();
+      };
+    });
+}

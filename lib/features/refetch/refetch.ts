@@ -1,0 +1,100 @@
+import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { checkFields, integer, invalid, type Rule } from '../../client/option-names';
+import { inBackground } from '../../shared/scheduler';
+
+/**
+ * The `refetch` option: when to fetch usage again by itself. Off by default.
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ baseUrl, appKey: 'poster', refetch: { onFocus: true, onOnline: true } });
+ * ```
+ */
+export interface RefetchOptions {
+  /** Refetch when the page becomes visible or the window gets focus. */
+  readonly onFocus?: boolean;
+  /** Refetch when the browser comes back online. */
+  readonly onOnline?: boolean;
+  /** Refetch every `intervalMs` on the scheduler (an integer, at least 1000). */
+  readonly intervalMs?: number;
+}
+
+interface Listenable {
+  addEventListener(type: string, listener: () => void): void;
+  removeEventListener(type: string, listener: () => void): void;
+}
+
+/**
+ * The part of the browser refetch listens to: the globals by default (none in Node).
+ */
+export interface RefetchTarget {
+  readonly window?: Listenable | undefined;
+  readonly document?: (Listenable & { readonly visibilityState: string }) | undefined;
+  readonly navigator?: { readonly onLine?: boolean } | undefined;
+}
+
+// Focus and online together cause at most one refetch per this window.
+const THROTTLE_MS = 2_000;
+const BOOLEAN: Rule = [(value) => typeof value === 'boolean', 'a boolean'];
+// setTimeout runs a longer delay at once: a refetch loop, not a slow poll.
+const RULES = { onFocus: BOOLEAN, onOnline: BOOLEAN, intervalMs: integer(1000, 2_147_483_647) };
+
+/**
+ * Validates the `refetch` option: a copy, or `undefined` when it asks for
+ * nothing (so nothing is armed). Throws `invalid_argument` naming the field
+ * and what it got, or an unknown field with the nearest valid name.
+ */
+export function checkRefetch(value: unknown): RefetchOptions | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) {
+    invalid('refetch must be an object such as { onFocus: true }', value);
+  }
+  checkFields(value, RULES, 'refetch option', 'refetch.');
+  const { onFocus, onOnline, intervalMs } = value as RefetchOptions;
+  return onFocus || onOnline || intervalMs ? { onFocus, onOnline, intervalMs } : undefined;
+}
+
+/**
+ * Arms the refetches `options` ask for and returns the teardown, which removes
+ * every listener and timer. `refetch` must not throw: it goes through
+ * `getUsage()`'s in-flight sharing and swallows its rejection (a throw would
+ * end the interval, as any throwing scheduler work does).
+ */
+export function armRefetch(
+  options: RefetchOptions,
+  deps: { readonly refetch: () => void; readonly scheduler: SchedulerLike; readonly target?: RefetchTarget },
+): () => void {
+  const { refetch, scheduler } = deps;
+  const { window: win, document: doc, navigator: nav } = deps.target ?? (globalThis as RefetchTarget);
+  const teardown = new Subscription();
+  let last = -Infinity;
+
+  const onSignal = (): void => {
+    const now = scheduler.now();
+    const since = now - last;
+    // Offline, a refetch can only fail; the `online` event will bring one. A
+    // clock set back (an injected wall-clock scheduler) must not mute refetch.
+    if ((since >= 0 && since < THROTTLE_MS) || nav?.onLine === false) return;
+    last = now;
+    refetch();
+  };
+  const listen = (on: Listenable | undefined, type: string, listener: () => void): void => {
+    on?.addEventListener(type, listener);
+    teardown.add(() => on?.removeEventListener(type, listener));
+  };
+
+  if (options.onFocus) {
+    listen(win, 'focus', onSignal);
+    listen(doc, 'visibilitychange', () => doc?.visibilityState === 'visible' && onSignal());
+  }
+  if (options.onOnline) listen(win, 'online', onSignal);
+  const every = options.intervalMs;
+  if (every) {
+    const tick = function (this: SchedulerAction<undefined>): void {
+      this.schedule(undefined, every);
+      refetch();
+    };
+    teardown.add(inBackground(scheduler).schedule(tick, every));
+  }
+  return () => teardown.unsubscribe();
+}

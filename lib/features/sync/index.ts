@@ -1,0 +1,27 @@
+import type { BillingFeature } from '../feature';
+import type { SyncOptions } from '../../shared/feature-types';
+import { locksOf } from '../web-locks';
+import { installTabSync } from './tab-sync';
+
+/**
+ * Tab sync for the `sync` option. Tabs of one origin share the free period a
+ * charge starts (its time left, as its tab counts it) and tell each other when
+ * the quota changed; each tab then fetches its own usage, so no tab's state is
+ * ranked against another's. Where Web Locks exist, consumes of one scope run
+ * one at a time across tabs (a click in every tab at once is one charge), each
+ * wait for that lock bounded by `timeoutMs`; without them each tab bills on its
+ * own. A `BroadcastChannel` that is missing or throws means no messages (one
+ * warning); Web Locks still keep simultaneous clicks to one charge where
+ * `navigator.locks.query()` works ({@link https://cdn.jsdelivr.net/npm/unified-billing@0.1.0/docs/recipes/cross-tab.md | docs/recipes/cross-tab.md}).
+ *
+ * @example
+ * ```ts
+ * import { createClient, tabSync } from 'unified-billing';
+ *
+ * const client = createClient({ baseUrl, appKey: 'poster', sync: tabSync() });
+ * ```
+ */
+export function tabSync(options: SyncOptions = {}): BillingFeature<'sync'> {
+  const locks = locksOf(options?.locks, 'tabSync()');
+  return { kind: 'sync', install: (setup) => installTabSync(setup, locks) };
+}

@@ -1,0 +1,43 @@
+import type { QuotaFields } from '../../shared/types';
+
+/**
+ * What tabs tell each other; nothing here is ranked. `period`: the free period
+ * `id` has `left` ms to run on its owner's monotonic clock, measured when sent
+ * at the owner's wall time `at` (a hint only, to take off a late delivery);
+ * `ended`: that period ended on its owner's clock; `ask`: a tab that joins (or
+ * finds a period lock held) asks the owners for their periods; `changed`: the
+ * backend's quota changed, so each tab fetches its own, unless it already shows
+ * the quota `q` its sender now shows (a hint, never adopted).
+ */
+export type SyncMessage =
+  | { readonly kind: 'period'; readonly id: string; readonly left: number; readonly at: number }
+  | { readonly kind: 'ended'; readonly id: string }
+  | { readonly kind: 'ask' }
+  | { readonly kind: 'changed'; readonly q?: QuotaFields };
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+// A period id is `<page id>.<n>`: short, and never a lock-name separator.
+const periodId = (v: unknown): v is string => typeof v === 'string' && v.length <= 100 && !v.includes(':');
+
+// A malformed hint is no hint: the nudge then fetches, as one without it does.
+function quotaFields(v: unknown): v is QuotaFields {
+  const q = v as Partial<Record<keyof QuotaFields, unknown>> | null;
+  if (typeof q !== 'object' || q === null || typeof q.isEnabled !== 'boolean') return false;
+  return [q.freeRemaining, q.freeTotal, q.creditsPerUse, q.creditsBalance].every(finite);
+}
+
+/** Another page of the origin may send anything: only well-formed messages count. */
+export function parseMessage(data: unknown): SyncMessage | null {
+  const m = data as Partial<Record<'kind' | 'id' | 'left' | 'at', unknown>> | null;
+  if (typeof m !== 'object' || m === null) return null;
+  if (m.kind === 'changed') {
+    const q = (m as { q?: unknown }).q;
+    return quotaFields(q) ? { kind: 'changed', q } : { kind: 'changed' };
+  }
+  if (m.kind === 'ask') return { kind: 'ask' };
+  if (m.kind === 'ended' && periodId(m.id)) return { kind: 'ended', id: m.id };
+  if (m.kind === 'period' && periodId(m.id) && finite(m.left) && finite(m.at)) {
+    return { kind: 'period', id: m.id, left: m.left, at: m.at };
+  }
+  return null;
+}

@@ -1,0 +1,75 @@
+import { BillingError } from '../shared/errors';
+import type { LocksLike } from '../shared/feature-types';
+
+/** The platform's Web Locks (`navigator.locks`), or `null` where there are none (insecure origins, Node 20). */
+export function defaultLocks(): LocksLike | null {
+  const candidate = (globalThis as { navigator?: { locks?: LocksLike } }).navigator?.locks;
+  return typeof candidate?.request === 'function' ? candidate : null;
+}
+
+/** The lock manager a feature uses: the one given, none for `null`, the platform's when omitted. */
+export function locksOf(given: LocksLike | null | undefined, factory: string): LocksLike | null {
+  if (given === undefined) return defaultLocks();
+  if (given !== null && typeof given.request !== 'function') {
+    throw new BillingError('invalid_argument', `${factory} locks must be a lock manager (navigator.locks) or null`);
+  }
+  return given;
+}
+
+/**
+ * Holds the exclusive lock `name` until the function returned is called. The
+ * request is made before this returns, so a lock manager that grants in order
+ * counts it ahead of anything asked later. `onHeld` runs once it is granted.
+ * Releasing withdraws a request not yet granted (its own abort signal), and a
+ * grant that still arrives after the release is let go at once: a disposed
+ * client leaves nothing held or asked for. `signal` withdraws the request too,
+ * and is let go of (its listener removed) on release. `onRefused` runs if the
+ * lock manager throws or rejects the request other than for a withdrawal:
+ * nothing will be held.
+ */
+export function holdLock(
+  locks: LocksLike,
+  name: string,
+  signal?: AbortSignal,
+  onHeld?: () => void,
+  onRefused?: () => void,
+): () => void {
+  const withdraw = new AbortController();
+  const stop = () => withdraw.abort();
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = () => {
+      signal?.removeEventListener('abort', stop);
+      stop();
+      resolve();
+    };
+  });
+  if (signal?.aborted) stop();
+  else signal?.addEventListener('abort', stop, { once: true });
+  try {
+    locks
+      .request(name, { signal: withdraw.signal }, () => {
+        if (withdraw.signal.aborted) return Promise.resolve();
+        onHeld?.();
+        return held;
+      })
+      .catch(() => withdraw.signal.aborted || onRefused?.());
+  } catch {
+    // A lock manager that throws instead of rejecting: nothing is held.
+    onRefused?.();
+  }
+  return release;
+}
+
+/**
+ * Whether the lock `name` is free now; takes and drops it at once when it is
+ * (`ifAvailable`). Such a request is answered at once and never waits, so it
+ * needs no signal (and the platform refuses one with `ifAvailable`).
+ */
+export function lockFree(locks: LocksLike, name: string): Promise<boolean> {
+  try {
+    return locks.request(name, { ifAvailable: true }, (lock) => Promise.resolve(lock !== null)).catch(() => false);
+  } catch {
+    return Promise.resolve(false);
+  }
+}

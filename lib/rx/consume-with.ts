@@ -1,0 +1,51 @@
+import { catchError, defer, map, mergeMap, of, type OperatorFunction } from 'rxjs';
+import { BillingError, isBillingError } from '../shared/errors';
+import type { BillingModule } from '../client/client-types';
+import type { ConsumeOptions, ConsumeOutcome } from '../shared/types';
+
+function optionsFailure(error: unknown): BillingError {
+  const kind = error instanceof Error ? error.name : typeof error;
+  // The thrown value is the app's own; it stays reachable as `cause` for debugging.
+  return new BillingError('invalid_argument', `consumeWith: optionsFor threw (${kind}); nothing was consumed`, {
+    cause: error,
+  });
+}
+
+/**
+ * Pipes UI events into consumes. Each event is one `consume()`; the client
+ * processes them one at a time, so a burst of clicks is one charge and the
+ * rest fall in the free period. Failures arrive as `{ ok: false, error }`
+ * values and never end the stream: a throwing `optionsFor` is an
+ * `invalid_argument` failure for its event, and an error made by another copy
+ * of the library (ESM and CJS builds in one app) keeps its code.
+ *
+ * @example
+ * ```ts
+ * fromEvent(exportButton, 'click')
+ *   .pipe(consumeWith(client.billing))
+ *   .subscribe((outcome) => (outcome.ok ? startExport() : showError(outcome.error)));
+ * ```
+ */
+export function consumeWith<T>(
+  billing: Pick<BillingModule, 'consume'>,
+  optionsFor?: (event: T) => ConsumeOptions | undefined,
+): OperatorFunction<T, ConsumeOutcome> {
+  return (source) =>
+    source.pipe(
+      mergeMap((event) => {
+        let options: ConsumeOptions | undefined;
+        try {
+          options = optionsFor?.(event);
+        } catch (error) {
+          return of<ConsumeOutcome>({ ok: false, error: optionsFailure(error) });
+        }
+        return defer(() => billing.consume(options)).pipe(
+          map((result): ConsumeOutcome => ({ ok: true, result })),
+          catchError((error: unknown) => {
+            const known = isBillingError(error) ? error : new BillingError('network', String(error));
+            return of<ConsumeOutcome>({ ok: false, error: known });
+          }),
+        );
+      }),
+    );
+}

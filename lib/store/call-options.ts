@@ -1,0 +1,32 @@
+import { BillingError } from '../shared/errors';
+import { MAX_EXTERNAL_ID_LENGTH } from '../shared/wire';
+
+/**
+ * The error for options a call cannot run with, else `null`: a signal that
+ * cannot be listened to (refused before any request, since inside the engine
+ * it would throw too late, with the consume already under way), or, for a
+ * consume, an `externalId` that is not a string of 1..255 characters.
+ */
+export function invalidOptions(options: unknown, call: 'consume' | 'getUsage'): BillingError | null {
+  if (typeof options !== 'object' || options === null) return null;
+  const { signal, externalId } = options as Record<string, unknown>;
+  const bad = (message: string, details = {}) => new BillingError('invalid_argument', message, details);
+  // Duck-typed, so a signal from another realm (an iframe) or a polyfill passes.
+  const listenable = signal as Partial<AbortSignal> | undefined;
+  if (
+    signal !== undefined &&
+    !(
+      typeof listenable?.aborted === 'boolean' &&
+      typeof listenable.addEventListener === 'function' &&
+      typeof listenable.removeEventListener === 'function'
+    )
+  ) {
+    return bad(`${call}: signal must be an AbortSignal`, typeof externalId === 'string' ? { externalId } : {});
+  }
+  if (call === 'getUsage' || externalId === undefined) return null;
+  if (typeof externalId !== 'string') return bad(`externalId must be a string, got ${typeof externalId}`);
+  const { length } = externalId;
+  return length && length <= MAX_EXTERNAL_ID_LENGTH
+    ? null
+    : bad(`externalId must have 1 to ${MAX_EXTERNAL_ID_LENGTH} characters, got ${length}`);
+}

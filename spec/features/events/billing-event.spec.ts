@@ -1,0 +1,57 @@
+import { BillingError } from '../../../lib/shared/errors';
+import type { BillingEvent, BillingEventOf, BillingEventType } from '../../../lib/features/events/billing-event';
+
+// A telemetry line per event, as an app would write it: the switch must be
+// exhaustive, so a new event type fails the type check here first.
+function line(event: BillingEvent): string {
+  switch (event.type) {
+    case 'usage:loaded':
+    case 'freePeriod:started':
+    case 'freePeriod:ended':
+      return `${event.type} @${event.at}`;
+    case 'consume:charged':
+      return `${event.type} ${event.externalId} credit=${event.isCredit}`;
+    case 'consume:free':
+    case 'consume:blacklisted':
+    case 'consume:denied':
+      return `${event.type} ${event.externalId}`;
+    case 'consume:failed':
+    case 'refresh:failed':
+      return `${event.type} ${event.error.code}`;
+    case 'request:retry':
+      return `${event.type} ${event.path} #${event.attempt} in ${event.delayMs}ms`;
+    default: {
+      const never: never = event;
+      return never;
+    }
+  }
+}
+
+describe('BillingEvent', () => {
+  it('narrows on type to the fields of the issue table', () => {
+    const retry: BillingEventOf<'request:retry'> = {
+      type: 'request:retry',
+      at: 5,
+      attempt: 1,
+      delayMs: 250,
+      path: '/ai/v1/credit/getBalance',
+    };
+    const events: BillingEvent[] = [
+      retry,
+      { type: 'consume:charged', at: 1, externalId: 'a', isCredit: true },
+      { type: 'consume:free', at: 2, externalId: null },
+      { type: 'refresh:failed', at: 3, error: new BillingError('timeout', 'timed out') },
+    ];
+    expect(events.map(line)).toEqual([
+      'request:retry /ai/v1/credit/getBalance #1 in 250ms',
+      'consume:charged a credit=true',
+      'consume:free null',
+      'refresh:failed timeout',
+    ]);
+    const types: BillingEventType[] = events.map((event) => event.type);
+    expect(types).toHaveLength(4);
+    // @ts-expect-error a charge must say whether it took credits
+    const missing: BillingEvent = { type: 'consume:charged', at: 1, externalId: 'a' };
+    expect(missing.type).toBe('consume:charged');
+  });
+});
