@@ -279,7 +279,10 @@ async function checkVitePlugin(dir) {
       // Saved whole, as editors that save safely do: an in-place write lets Vite's
       // watcher read the file while it is still empty ("config must export or
       // return an object"), a race of the write and not of the plugin.
-      writeFileSync(join(dir, 'vite.config.ts.tmp'), source.replace(/creditsBalance: \d+/, `creditsBalance: ${edited}`));
+      writeFileSync(
+        join(dir, 'vite.config.ts.tmp'),
+        source.replace(/creditsBalance: \d+/, `creditsBalance: ${edited}`),
+      );
       renameSync(join(dir, 'vite.config.ts.tmp'), join(dir, 'vite.config.ts'));
       const answered = await until(async () => (await balanceAt(port)) === edited, VITE_LIMIT_MS);
       check(answered, `after a config edit, the restarted backend answers with the edited balance ${edited}`);
