@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -22,6 +23,28 @@ function added(before: readonly string[], after: readonly string[]): string[] {
     left.splice(index, 1);
     return false;
   });
+}
+
+/**
+ * Records every timer that code under lib/ arms from now on; `stop()` returns the
+ * creation stacks of those still armed and holding the process (ref'd).
+ */
+function timersFromLib(): { stop(): string[] } {
+  const armed: { timer: NodeJS.Timeout; stack: string }[] = [];
+  const hook = createHook({
+    init(_id, type, _trigger, resource) {
+      if (type !== 'Timeout') return;
+      const stack = new Error().stack ?? '';
+      if (/[\\/]lib[\\/]/.test(stack)) armed.push({ timer: resource as NodeJS.Timeout, stack });
+    },
+  }).enable();
+  return {
+    stop() {
+      hook.disable();
+      const destroyed = (timer: NodeJS.Timeout) => (timer as unknown as { _destroyed: boolean })._destroyed;
+      return armed.filter(({ timer }) => !destroyed(timer) && timer.hasRef()).map(({ stack }) => stack);
+    },
+  };
 }
 
 describe('createReferenceBackend: a client with no socket', () => {
@@ -116,6 +139,7 @@ describe('createReferenceBackend: a client with no socket', () => {
   test('a client over backend.fetch leaves no active resource behind', async () => {
     const user = makeUser({ freeRemaining: 0 });
     const before = process.getActiveResourcesInfo();
+    const ours = timersFromLib();
     const backend = createReferenceBackend({ users: [user] });
     const client = createClient({
       baseUrl: 'http://billing.test',
@@ -127,7 +151,10 @@ describe('createReferenceBackend: a client with no socket', () => {
     await client.billing.consume();
     client.billing.dispose();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(added(before, process.getActiveResourcesInfo())).toEqual([]);
+    // Our own timers, told apart by where they were made: a busy CI machine once showed
+    // a foreign "Timeout" (Jest's or undici's) among the process's resources here.
+    expect(ours.stop()).toEqual([]);
+    expect(added(before, process.getActiveResourcesInfo()).filter((kind) => kind !== 'Timeout')).toEqual([]);
     expect(backend.charges()).toHaveLength(1);
   });
 
