@@ -5,6 +5,8 @@ import { gzipSync } from 'node:zlib';
 export interface Bundle {
   readonly minified: number;
   readonly gzipped: number;
+  /** The minified code itself, for checks of what is in it. */
+  readonly code: string;
   /** Minified bytes each input contributes, largest first: where the bytes go. */
   readonly inputs: ReadonlyArray<{ readonly path: string; readonly bytes: number }>;
 }
@@ -154,7 +156,12 @@ async function bundle(
     logLevel: 'silent',
   });
   const code = result.outputFiles[0]?.contents ?? new Uint8Array();
-  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, inputs: inputsOf(result.metafile) };
+  return {
+    minified: code.length,
+    gzipped: gzipSync(code, { level: 9 }).length,
+    code: new TextDecoder().decode(code),
+    inputs: inputsOf(result.metafile),
+  };
 }
 
 async function ownAndTotal(
