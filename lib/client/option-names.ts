@@ -1,5 +1,8 @@
-import { HAS_ENV } from '../shared/dev';
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 // TypeScript catches a misspelled option; plain JavaScript and options built in
 // a variable do not, and a silently ignored `timeout` or `onfocus` looks like a

@@ -2,13 +2,16 @@ import type { SchedulerLike } from 'rxjs';
 import type { BillingFeature } from '../features/feature';
 import type { BillingEvent } from '../features/events/billing-event';
 import { checkFields, integer, invalid, type Rule } from './option-names';
-import { HAS_ENV } from '../shared/dev';
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import type { DevtoolsHook } from '../features/devtools-hook';
 import { checkRefetch, type RefetchOptions } from '../features/refetch/refetch';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot, type BillingSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
 import type { FetchLike, HeadersOption } from '../shared/types';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 /**
  * Options of `createClient()`.

@@ -2,7 +2,10 @@ import type { BillingAction } from './actions';
 import { FREE_PERIOD_MS, type BillingState, type Quota } from './state';
 import { QUOTA_KEYS } from './usage-view';
 import { invalid } from '../client/option-names';
-import { HAS_ENV } from '../shared/dev';
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 /**
  * What `billing.snapshot()` gives and the `bootstrap` option takes: the cached

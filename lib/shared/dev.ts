@@ -24,6 +24,19 @@
 //   the environment, and a test may set NODE_ENV before or after loading lib/.
 
 /**
+ * The part of `process` the development layer reads. Each file that reads it
+ * declares `process` with this type (`declare const process: ProcessEnvHolder;`,
+ * which emits nothing), so lib/ type-checks without Node's types, as a browser
+ * app compiles it (spec/docs/readme-provider.spec.ts), and the bundlers still
+ * see the global `process.env.NODE_ENV` they replace.
+ */
+export interface ProcessEnvHolder {
+  readonly env: { readonly NODE_ENV?: string };
+}
+
+declare const process: ProcessEnvHolder;
+
+/**
  * Whether `process.env.NODE_ENV` can be read here: true in Node, in Jest and
  * in any bundle (where the bundler replaced the lookup with its string); false
  * only where nothing defines `process`. Not a public export.

@@ -1,8 +1,11 @@
-import { HAS_ENV } from '../shared/dev';
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
 import type { Envelope } from '../shared/wire';
 
 export type { Envelope } from '../shared/wire';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 /** `data` of the free-quota GET, decoded. */
 export interface FreeCount {

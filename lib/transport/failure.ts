@@ -1,4 +1,4 @@
-import { HAS_ENV } from '../shared/dev';
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
 import type { Envelope } from '../shared/wire';
 import { decodeMessage } from './decode';
@@ -6,6 +6,9 @@ import type { HeaderRecord } from './headers';
 import type { HttpResponse } from './http';
 import { quotable, redact } from './redact';
 import { parseRetryAfter } from './retry-policy';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 // Every error of a request is built here, naming the request as `METHOD url`
 // (`where`) with the cause and what to check. All of it runs on a failure

@@ -1,5 +1,8 @@
-import { HAS_ENV } from '../shared/dev';
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 /** Header names and values as the transport sends them. */
 export type HeaderRecord = Readonly<Record<string, string>>;
