@@ -80,6 +80,10 @@ for (const entry of builds) {
       ...(entry.resolveExtensions ? { resolveExtensions: entry.resolveExtensions } : {}),
       format,
       target: 'es2020',
+      // Left for the app's bundler to replace (lib/shared/dev.ts): for the browser platform
+      // esbuild would otherwise fix it to "development" here, and every app would ship the
+      // development messages.
+      define: { 'process.env.NODE_ENV': 'process.env.NODE_ENV' },
       // A CJS build never calls import(): Jest runs CJS in a VM that refuses it without
       // --experimental-vm-modules, so the testing kit's lazy node:http becomes a require.
       ...(format === 'cjs' ? { supported: { 'dynamic-import': false } } : {}),

@@ -75,12 +75,12 @@ const PLATFORM_DEPENDENCIES = ['cross-fetch', 'whatwg-fetch', 'node-fetch', 'uui
 const packagesIn = (files) =>
   PLATFORM_DEPENDENCIES.filter((name) => files.some((file) => file.includes(`/node_modules/${name}/`)));
 
-function bundle(name, source, resolve = {}) {
+function bundle(name, source, resolve = {}, mode = 'production') {
   const dir = join(work, name.replace(/\W+/g, '-'));
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'app.mjs'), `${source}\n`);
   const config = {
-    mode: 'production',
+    mode,
     context: dir,
     entry: './app.mjs',
     output: { path: join(dir, 'out'), filename: 'bundle.js' },
@@ -135,6 +135,20 @@ for (const name of ['cross-fetch', 'uuid']) {
   if (!control.includes(name)) failures.push(`${name} not seen in the app built without the browser condition`);
 }
 
+// The development layer (lib/shared/dev.ts, issue 24): webpack's production mode replaces
+// process.env.NODE_ENV, and the long messages, redaction and option-name checks must go
+// with the branch it makes dead. Its development mode keeps them, so the check can fail.
+const DEVELOPMENT_MARKERS = ['did you mean', 'check baseUrl', '[redacted]'];
+const { code: development } = await bundle('only createClient, development', app, {}, 'development');
+const kept = DEVELOPMENT_MARKERS.filter((marker) => onlyClient.includes(marker));
+const unseen = DEVELOPMENT_MARKERS.filter((marker) => !development.includes(marker));
+console.log(
+  `development messages: ${kept.length === 0 ? 'absent' : `PRESENT (${kept.join(', ')})`} from the production bundle; ` +
+    `${unseen.length === 0 ? 'all seen' : `NOT seen (${unseen.join(', ')})`} in a development build`,
+);
+if (kept.length > 0) failures.push(`the production bundle keeps development messages: ${kept.join(', ')}`);
+if (unseen.length > 0) failures.push(`development messages not in a development build: ${unseen.join(', ')}`);
+
 for (const feature of features) {
   const found = feature.markers.filter((marker) => onlyClient.includes(marker));
   const { code: withFeature } = await bundle(feature.name, feature.app);
@@ -153,5 +167,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(
-  '\ncheck-bundle: an app that imports only createClient bundles none of the opt-in code, and neither cross-fetch nor uuid',
+  '\ncheck-bundle: an app that imports only createClient bundles none of the opt-in code or development messages, and neither cross-fetch nor uuid',
 );

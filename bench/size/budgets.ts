@@ -1,17 +1,20 @@
 /**
- * The size goals of issue 11, in gzipped bytes (1 KB = 1024 bytes), for an
+ * The size goals of issue 24, in gzipped bytes (1 KB = 1024 bytes), for an
  * app that imports only `createClient`, bundled for browsers with the
- * package's `browser` condition: its own code (rxjs, uuid and cross-fetch
- * external) at most 4 KB, aiming at 3.3 KB, and everything the bundle pulls
- * in (rxjs and tslib included) at most 8 KB. `npm run bench` prints both with
- * their verdicts (bench/size/index.ts).
+ * package's `browser` condition as a production build (`process.env.NODE_ENV`
+ * = "production", so the development layer of lib/shared/dev.ts is dropped):
+ * its own code (rxjs, uuid and cross-fetch external) at most 8 KB, aiming at
+ * 7,700 B, and everything the bundle pulls in (rxjs and tslib included) at
+ * most 11 KB. `npm run bench` prints both with their verdicts, and the
+ * development build beside them (bench/size/index.ts). Issue 11's goals were
+ * 4 KB and 8 KB (aim 3.3 KB).
  */
-export const SIZE_GOALS = { own: 4 * 1024, total: 8 * 1024 } as const;
+export const SIZE_GOALS = { own: 8 * 1024, total: 11 * 1024 } as const;
 
 /**
- * What the goals aim at (the prototype's floor).
+ * What the goals aim at.
  */
-export const SIZE_AIMS = { own: Math.round(3.3 * 1024) } as const;
+export const SIZE_AIMS = { own: 7_700 } as const;
 
 /**
  * The ceilings `npm test` enforces (spec/perf/size.spec.ts) on the same
@@ -48,5 +51,9 @@ export const SIZE_AIMS = { own: Math.round(3.3 * 1024) } as const;
  * option checks, DevTools as an opt-in feature with no code in the main
  * entry), then one consume in one file: own 10,516 B, all 13,688 B
  * (minified 33,713 -> 25,244 B).
+ * Issue 24's layout (lib/ in layers) measured own 10,597 B, all 13,776 B; then
+ * diagnostics as a development layer (lib/shared/dev.ts: descriptions,
+ * redaction, option names and did-you-mean are dead code in a production
+ * build): production own 9,119 B, all 12,314 B; development own 10,763 B.
  */
-export const SIZE_CEILINGS = { own: 10_600, total: 13_800 } as const;
+export const SIZE_CEILINGS = { own: 9_200, total: 12_400 } as const;

@@ -25,7 +25,9 @@ function reported(figure: string, value: number): Row {
 /**
  * Every size row of `npm run bench`, min+gz (gzip level 9) unless the figure
  * says otherwise; _own_ keeps rxjs, uuid and cross-fetch external, _all_ is
- * everything the bundle pulls in. The two goals of issue 11 carry verdicts.
+ * everything the bundle pulls in. Every bundle is a production build
+ * (`process.env.NODE_ENV` = "production") except the development rows beside
+ * them. The two goals of issue 24 carry verdicts.
  *
  * @example
  * ```ts
@@ -33,18 +35,26 @@ function reported(figure: string, value: number): Row {
  * ```
  */
 export async function measureSizeRows(root: string): Promise<Row[]> {
-  const { client, barrel, rxjsApp } = await measureSize(root);
+  const { client, clientDevelopment, barrel, rxjsApp } = await measureSize(root);
   const browser = client.browser;
   const legacy = client['browser-without-condition'];
   return [
     row(
-      'createClient only, browser, own code',
+      'createClient only, browser, own code, production',
       browser.own,
       `<= ${SIZE_GOALS.own} B (aim ${SIZE_AIMS.own} B)`,
       browser.own.gzipped <= SIZE_GOALS.own,
     ),
+    // The same app as its bundler builds it for development (lib/shared/dev.ts), beside it.
     row(
-      'createClient only, browser, all (rxjs too) vs without the browser condition',
+      'createClient only, browser, own code, development (vs production)',
+      clientDevelopment.own,
+      '(reported)',
+      null,
+      browser.own,
+    ),
+    row(
+      'createClient only, browser, all (rxjs too), production, vs without the browser condition',
       browser.total,
       `<= ${SIZE_GOALS.total} B`,
       browser.total.gzipped <= SIZE_GOALS.total,
@@ -55,6 +65,8 @@ export async function measureSizeRows(root: string): Promise<Row[]> {
       legacy.total.gzipped - browser.total.gzipped,
     ),
     reported('createClient only, browser, own code, minified', browser.own.minified),
+    reported('createClient only, browser, own code, development, minified', clientDevelopment.own.minified),
+    row('createClient only, browser, all (rxjs too), development', clientDevelopment.total, '(reported)', null),
     row('whole barrel (export *), browser, own code', barrel.browser.own, '(reported)', null),
     row('whole barrel (export *), browser, all', barrel.browser.total, '(reported)', null),
     reported(

@@ -5,6 +5,8 @@ import { gzipSync } from 'node:zlib';
 export interface Bundle {
   readonly minified: number;
   readonly gzipped: number;
+  /** The minified code itself, for checks of what is in it. */
+  readonly code: string;
   /** Minified bytes each input contributes, largest first: where the bytes go. */
   readonly inputs: ReadonlyArray<{ readonly path: string; readonly bytes: number }>;
 }
@@ -23,6 +25,13 @@ export interface Bundle {
  */
 export type Target = 'browser' | 'browser-without-condition' | 'node';
 
+/**
+ * What the app's bundler sets `process.env.NODE_ENV` to: `production` drops
+ * the development layer (lib/shared/dev.ts: the long messages, the option-name
+ * checks), as every bundler does for a production build; `development` keeps it.
+ */
+export type Mode = 'production' | 'development';
+
 /** Own code (rxjs, uuid and cross-fetch external) and everything a bundle pulls in. */
 export interface OwnAndTotal {
   readonly own: Bundle;
@@ -31,8 +40,10 @@ export interface OwnAndTotal {
 
 /** Every bundle of the size rows (see docs/performance.md). */
 export interface SizeFigures {
-  /** An app importing only `createClient`. */
+  /** An app importing only `createClient`, production build (the size goals). */
   readonly client: Readonly<Record<Target, OwnAndTotal>>;
+  /** The same app, browser build, as its bundler builds it for development. */
+  readonly clientDevelopment: OwnAndTotal;
   /** An app importing every export of lib/index.ts (`export *`), tabSync() and reloadSafe() included. */
   readonly barrel: Readonly<Record<Exclude<Target, 'browser-without-condition'>, OwnAndTotal>>;
   /** An app that uses about 25 rxjs operators and creators, alone and with `createClient`, browser build. */
@@ -120,7 +131,13 @@ const RXJS_APP = `export { ${RXJS_APP_OPERATORS.join(', ')} } from 'rxjs';`;
 // What a user's build does: ESM, minified, tree-shaken, packages resolved the
 // way the target's bundler resolves them (for browsers rxjs's `esm5` build, as
 // Vite and webpack pick it).
-async function bundle(root: string, contents: string, target: Target, external: readonly string[]): Promise<Bundle> {
+async function bundle(
+  root: string,
+  contents: string,
+  target: Target,
+  external: readonly string[],
+  mode: Mode = 'production',
+): Promise<Bundle> {
   const result = await build({
     absWorkingDir: root,
     stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'app.ts' },
@@ -130,6 +147,8 @@ async function bundle(root: string, contents: string, target: Target, external: 
     platform: target === 'node' ? 'node' : 'browser',
     ...(target === 'browser' ? { resolveExtensions: BROWSER_RESOLVE_EXTENSIONS } : {}),
     target: 'es2020',
+    // Set whatever the platform: esbuild defines it for browsers only, and only when minifying.
+    define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
     external: [...external],
     plugins: [pureDependencies],
     write: false,
@@ -137,11 +156,24 @@ async function bundle(root: string, contents: string, target: Target, external: 
     logLevel: 'silent',
   });
   const code = result.outputFiles[0]?.contents ?? new Uint8Array();
-  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, inputs: inputsOf(result.metafile) };
+  return {
+    minified: code.length,
+    gzipped: gzipSync(code, { level: 9 }).length,
+    code: new TextDecoder().decode(code),
+    inputs: inputsOf(result.metafile),
+  };
 }
 
-async function ownAndTotal(root: string, contents: string, target: Target): Promise<OwnAndTotal> {
-  return { own: await bundle(root, contents, target, EXTERNAL), total: await bundle(root, contents, target, []) };
+async function ownAndTotal(
+  root: string,
+  contents: string,
+  target: Target,
+  mode: Mode = 'production',
+): Promise<OwnAndTotal> {
+  return {
+    own: await bundle(root, contents, target, EXTERNAL, mode),
+    total: await bundle(root, contents, target, [], mode),
+  };
 }
 
 /** Deterministic: the same sources and lockfile give the same bytes. */
@@ -152,6 +184,7 @@ export async function measureSize(root: string): Promise<SizeFigures> {
       'browser-without-condition': await ownAndTotal(root, CLIENT_ONLY, 'browser-without-condition'),
       node: await ownAndTotal(root, CLIENT_ONLY, 'node'),
     },
+    clientDevelopment: await ownAndTotal(root, CLIENT_ONLY, 'browser', 'development'),
     barrel: {
       browser: await ownAndTotal(root, BARREL, 'browser'),
       node: await ownAndTotal(root, BARREL, 'node'),

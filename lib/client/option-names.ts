@@ -1,21 +1,31 @@
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 // TypeScript catches a misspelled option; plain JavaScript and options built in
 // a variable do not, and a silently ignored `timeout` or `onfocus` looks like a
 // working client. So an unknown name is refused, with the nearest valid one.
-// Kept small: it ships in every bundle (spec/perf/size.spec.ts).
+// Development only (lib/shared/dev.ts): a production build checks option values
+// with short messages, and neither names nor "did you mean".
+
+// What an option got: numbers, booleans, `null` and `undefined` as they are,
+// anything else by its kind only (a string or an object may hold a credential).
+function shown(value: unknown): string {
+  const kind = typeof value;
+  return value === null || /^[unb]/.test(kind) ? String(value) : kind === 'object' ? 'an object' : `a ${kind}`;
+}
 
 /**
- * Throws `invalid_argument` with `message`, followed by what the option got
- * when a value is given: numbers, booleans, `null` and `undefined` as they
- * are, anything else by its kind only (a string or an object may hold a
- * credential).
+ * Throws `invalid_argument` with `message`, followed in development by what
+ * the option got when a value is given (see `shown`).
  */
 export function invalid(message: string, ...got: [unknown?]): never {
-  const [value] = got;
-  const kind = typeof value;
-  const shown = value === null || /^[unb]/.test(kind) ? String(value) : kind === 'object' ? 'an object' : `a ${kind}`;
-  throw new BillingError('invalid_argument', got.length ? `${message} (got ${shown})` : message);
+  throw new BillingError(
+    'invalid_argument',
+    HAS_ENV && process.env.NODE_ENV !== 'production' && got.length ? `${message} (got ${shown(got[0])})` : message,
+  );
 }
 
 // Edit distance on lower case (so `onfocus` and `baseURL` are 0), minus a half
@@ -40,24 +50,13 @@ export type Rule = readonly [test: (value: never, name: string) => unknown, must
 /** An integer in [min, max]. */
 export const integer = (min: number, max: number): Rule => [
   (value: number) => Number.isInteger(value) && value >= min && value <= max,
-  `an integer from ${min} to ${max}`,
+  HAS_ENV && process.env.NODE_ENV !== 'production' ? `an integer from ${min} to ${max}` : '',
 ];
 
-/**
- * Throws `invalid_argument` for own keys of `value` not in `rules`, each with
- * the nearest valid name when one is within half its length (a likely typo),
- * then the valid names: `unknown option "timeout" (did you mean "timeoutMs"?);
- * the options are timeoutMs`. Then for the first given (not undefined) value
- * its rule refuses: `refetch.intervalMs must be an integer from 1000 to 2147483647 (got 999)`.
- * A `null` rule is checked elsewhere.
- */
-export function checkFields(
-  value: object,
-  rules: Readonly<Record<string, Rule | null>>,
-  what: string,
-  prefix = '',
-): void {
-  const valid = Object.keys(rules);
+// In development, throws `invalid_argument` for own keys of `value` not in `valid`,
+// each with the nearest valid name when one is within half its length (a likely
+// typo), then the valid names.
+function checkNames(value: object, valid: string[], what: string): void {
   const unknown = Object.keys(value).filter((key) => !valid.includes(key));
   if (unknown[0]) {
     const hints = unknown.map((key) => {
@@ -70,10 +69,34 @@ export function checkFields(
     });
     invalid(`unknown ${what}${unknown[1] ? 's' : ''} ${hints.join(', ')}; the ${what}s are ${valid.join(', ')}`);
   }
+}
+
+/**
+ * Throws `invalid_argument`, in development for own keys of `value` not in
+ * `rules` (see checkNames: `unknown option "timeout" (did you mean
+ * "timeoutMs"?); the options are timeoutMs`), then for the first given (not
+ * undefined) value its rule refuses: `refetch.intervalMs must be an integer
+ * from 1000 to 2147483647 (got 999)`, in production `invalid refetch.intervalMs`.
+ * A `null` rule is checked elsewhere.
+ */
+export function checkFields(
+  value: object,
+  rules: Readonly<Record<string, Rule | null>>,
+  what: string,
+  prefix = '',
+): void {
+  const valid = Object.keys(rules);
+  // A ternary, not an `if`: the form a minifier folds away in production.
+  void (HAS_ENV && process.env.NODE_ENV !== 'production' ? checkNames(value, valid, what) : 0);
   for (const name of valid) {
     const given = (value as Record<string, unknown>)[name];
     const rule = rules[name];
     if (given !== undefined && rule && !rule[0](given as never, name))
-      invalid(`${prefix}${name} must be ${rule[1]}`, given);
+      invalid(
+        HAS_ENV && process.env.NODE_ENV !== 'production'
+          ? `${prefix}${name} must be ${rule[1]}`
+          : `invalid ${prefix}${name}`,
+        given,
+      );
   }
 }

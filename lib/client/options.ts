@@ -2,12 +2,16 @@ import type { SchedulerLike } from 'rxjs';
 import type { BillingFeature } from '../features/feature';
 import type { BillingEvent } from '../features/events/billing-event';
 import { checkFields, integer, invalid, type Rule } from './option-names';
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import type { DevtoolsHook } from '../features/devtools-hook';
 import { checkRefetch, type RefetchOptions } from '../features/refetch/refetch';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot, type BillingSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
 import type { FetchLike, HeadersOption } from '../shared/types';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 /**
  * Options of `createClient()`.
@@ -142,17 +146,30 @@ function attempt<T>(make: () => T): T | undefined {
  * options it does not resolve are then read as given.
  */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) invalid('createClient needs an options object', options);
+  if (typeof options !== 'object' || options === null)
+    invalid(
+      HAS_ENV && process.env.NODE_ENV !== 'production' ? 'createClient needs an options object' : 'invalid options',
+      options,
+    );
   checkFields(options, RULES, 'option');
   const { baseUrl, appKey } = options;
   const url = attempt(() => new URL(baseUrl));
   // Only what is wrong with the URL is said: it may embed a credential.
   if (!/^https?:$/.test(url?.protocol as string) || url!.username || url!.password || /[?#]/.test(baseUrl)) {
-    invalid('baseUrl must be an absolute http(s) URL without credentials, query or fragment');
+    invalid(
+      HAS_ENV && process.env.NODE_ENV !== 'production'
+        ? 'baseUrl must be an absolute http(s) URL without credentials, query or fragment'
+        : 'invalid baseUrl',
+    );
   }
   // A lone surrogate cannot be URL-encoded: refused here, not as a URIError at the first request.
   if (typeof appKey !== 'string' || !attempt(() => encodeURIComponent(appKey))) {
-    invalid('appKey must be a non-empty, well-formed string', appKey);
+    invalid(
+      HAS_ENV && process.env.NODE_ENV !== 'production'
+        ? 'appKey must be a non-empty, well-formed string'
+        : 'invalid appKey',
+      appKey,
+    );
   }
   return {
     baseUrl: url!.href.replace(/\/+$/, ''),

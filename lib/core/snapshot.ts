@@ -2,6 +2,10 @@ import type { BillingAction } from './actions';
 import { FREE_PERIOD_MS, type BillingState, type Quota } from './state';
 import { QUOTA_KEYS } from './usage-view';
 import { invalid } from '../client/option-names';
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 /**
  * What `billing.snapshot()` gives and the `bootstrap` option takes: the cached
@@ -77,7 +81,12 @@ export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
           : freePeriodEndsAt !== null && !isCount(freePeriodEndsAt)
             ? 'freePeriodEndsAt'
             : '';
-  if (field) invalid(`bootstrap.${field} is not from billing.snapshot()`);
+  if (field)
+    invalid(
+      HAS_ENV && process.env.NODE_ENV !== 'production'
+        ? `bootstrap.${field} is not from billing.snapshot()`
+        : `invalid bootstrap.${field}`,
+    );
   return value as BillingSnapshot;
 }
 

@@ -1,7 +1,11 @@
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
 import type { Envelope } from '../shared/wire';
 
 export type { Envelope } from '../shared/wire';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 /** `data` of the free-quota GET, decoded. */
 export interface FreeCount {
@@ -19,7 +23,8 @@ export interface ConsumeData {
 
 type Data = Readonly<Record<string, unknown>>;
 
-// The message is only the reason: the request names the call and what came back (failure.ts).
+// The message is only the reason: the request names the call and what came back
+// (failure.ts), which a production build does not quote, so there it is empty.
 function fail(reason: string): never {
   throw new BillingError('decode', reason);
 }
@@ -51,11 +56,11 @@ function fields<T>(what: string, table: Readonly<Record<string, Kind>>): (value:
     ([name, kind]) => [name, name.replace(/_./g, (m) => m.charAt(1).toUpperCase()), kind] as const,
   );
   return (value) => {
-    if (!isRecord(value)) fail(`${what} is not an object`);
+    if (!isRecord(value)) fail(HAS_ENV && process.env.NODE_ENV !== 'production' ? `${what} is not an object` : '');
     const out: Record<string, unknown> = {};
     for (const [name, key, [valid, said]] of entries) {
       const field = own(value, name);
-      if (!valid(field)) fail(`${name} is not ${said}`);
+      if (!valid(field)) fail(HAS_ENV && process.env.NODE_ENV !== 'production' ? `${name} is not ${said}` : '');
       out[key] = field ?? null;
     }
     return out as T;
@@ -70,7 +75,7 @@ export function decodeEnvelope(text: string): Envelope {
   try {
     body = JSON.parse(text);
   } catch {
-    fail(text.trim() === '' ? 'empty body' : 'not JSON');
+    fail(HAS_ENV && process.env.NODE_ENV !== 'production' ? (text.trim() === '' ? 'empty body' : 'not JSON') : '');
   }
   return envelopeOf(body);
 }

@@ -1,3 +1,4 @@
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
 import type { Envelope } from '../shared/wire';
 import { decodeMessage } from './decode';
@@ -6,12 +7,40 @@ import type { HttpResponse } from './http';
 import { quotable, redact } from './redact';
 import { parseRetryAfter } from './retry-policy';
 
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
+
 // Every error of a request is built here, naming the request as `METHOD url`
 // (`where`) with the cause and what to check. All of it runs on a failure
-// only: a successful call never parses, redacts or labels anything.
+// only: a successful call never parses, redacts or labels anything. A
+// production build (lib/shared/dev.ts) keeps the facts (code, status, backend
+// code, Retry-After) and a message of `where` and the status: nothing the
+// backend or the fetch said is quoted, so describing and redacting go too.
 
 const CHECK_BASE_URL = '; check baseUrl';
 const CHECK_HEADERS = '; check the headers option (credentials)';
+
+// The development message of answerError: the backend's message or the
+// answer's content type, and where to look.
+function described(response: HttpResponse, where: string, headers: HeaderRecord, reason?: string): string {
+  const { status, text } = response;
+  const type = response.headers.get('content-type');
+  const said = decodeMessage(text);
+  const shown = type === null ? 'no content type' : quotable(type, headers, 100);
+  const hint =
+    status === 401 || status === 403
+      ? CHECK_HEADERS
+      : // A missing type reads as "null", which is not html.
+        status === 404 || /html/i.test(type as string) || /^\s*</.test(text)
+        ? CHECK_BASE_URL
+        : '';
+  if (reason !== undefined) {
+    const what = said === undefined ? `, ${shown}` : '';
+    return `Malformed response body on ${where} (HTTP ${status}${what}): ${reason}${hint}`;
+  }
+  const detail = said === undefined ? ` (${shown}, not JSON)` : said && `: ${quotable(said, headers, 200)}`;
+  return `HTTP ${status} on ${where}${detail}${hint}`;
+}
 
 /**
  * The error of an answer the call cannot use: `http` for a status outside
@@ -28,24 +57,16 @@ export function answerError(
   maxRetryAfterMs: number,
   reason?: string,
 ): BillingError {
-  const { status, text } = response;
+  const { status } = response;
+  const message =
+    HAS_ENV && process.env.NODE_ENV !== 'production'
+      ? described(response, where, headers, reason)
+      : reason === undefined
+        ? `HTTP ${status} on ${where}`
+        : `Malformed response body on ${where} (HTTP ${status})`;
+  if (reason !== undefined) return new BillingError('decode', message);
   const get = (name: string) => response.headers.get(name);
-  const type = get('content-type');
-  const said = decodeMessage(text);
-  const shown = type === null ? 'no content type' : quotable(type, headers, 100);
-  const hint =
-    status === 401 || status === 403
-      ? CHECK_HEADERS
-      : // A missing type reads as "null", which is not html.
-        status === 404 || /html/i.test(type as string) || /^\s*</.test(text)
-        ? CHECK_BASE_URL
-        : '';
-  if (reason !== undefined) {
-    const what = said === undefined ? `, ${shown}` : '';
-    return new BillingError('decode', `Malformed response body on ${where} (HTTP ${status}${what}): ${reason}${hint}`);
-  }
-  const detail = said === undefined ? ` (${shown}, not JSON)` : said && `: ${quotable(said, headers, 200)}`;
-  return new BillingError('http', `HTTP ${status} on ${where}${detail}${hint}`, {
+  return new BillingError('http', message, {
     status,
     retryAfterMs: parseRetryAfter(get('retry-after'), get('date'), maxRetryAfterMs),
   });
@@ -55,7 +76,9 @@ export function answerError(
 export const backendError = (envelope: Envelope, where: string, headers: HeaderRecord): BillingError =>
   new BillingError(
     'backend',
-    `Backend answered code ${envelope.code} on ${where}: ${quotable(envelope.message, headers, 500)}`,
+    HAS_ENV && process.env.NODE_ENV !== 'production'
+      ? `Backend answered code ${envelope.code} on ${where}: ${quotable(envelope.message, headers, 500)}`
+      : `Backend answered code ${envelope.code} on ${where}`,
     {
       backendCode: envelope.code,
     },
@@ -76,7 +99,8 @@ const PHRASES: Readonly<Record<string, string>> = {
  * The error of a fetch that failed, with a copy of the fetch error safe to
  * attach as `cause`: its name and code where they have the shape of one and
  * quote no header value, its message redacted, a one-line stack. Never the
- * error itself, whose fields and nested causes may quote the request.
+ * error itself, whose fields and nested causes may quote the request. (A
+ * production build gives no cause: making it safe is the redaction.)
  *
  * A fetch that threw synchronously (`beforeSending`) or met a missing global
  * (`ReferenceError`) never reached the network: a setup error,
@@ -89,6 +113,16 @@ export function fetchError(
   headers: HeaderRecord,
   beforeSending: boolean,
 ): BillingError {
+  const setup = beforeSending || thrown instanceof ReferenceError;
+  return HAS_ENV && process.env.NODE_ENV !== 'production'
+    ? describedFetchError(where, thrown, headers, setup)
+    : setup
+      ? new BillingError('invalid_argument', `${where}: no working fetch`)
+      : new BillingError('network', `${where} failed`);
+}
+
+// The development error of fetchError, with its sanitized cause.
+function describedFetchError(where: string, thrown: unknown, headers: HeaderRecord, setup: boolean): BillingError {
   const error = Object(thrown) as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
   const shaped = (value: unknown, shape: RegExp) =>
     typeof value === 'string' && shape.test(value) && redact(value, headers) === value ? value : undefined;
@@ -100,7 +134,7 @@ export function fetchError(
   Object.defineProperty(cause, 'name', { value: name });
   cause.stack = `${name}: ${cause.message}`;
   if (code) cause.code = code;
-  if (beforeSending || thrown instanceof ReferenceError) {
+  if (setup) {
     const what = /fetch is not a function/i.test(cause.message)
       ? 'no fetch function'
       : `fetch threw before sending (${name}: ${cause.message})`;

@@ -1,4 +1,8 @@
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
+
+// The global a bundler replaces (lib/shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 /** Header names and values as the transport sends them. */
 export type HeaderRecord = Readonly<Record<string, string>>;
@@ -11,7 +15,9 @@ const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** An `invalid_argument` error, which is never retried. */
 export const invalid = (message: string): BillingError => new BillingError('invalid_argument', message);
 
+// Just "invalid headers" in a production build (lib/shared/dev.ts).
 const MUST = 'headers must be a record of strings, a Headers, or a function giving one';
+const SHORT = 'invalid headers';
 
 /**
  * The headers of one attempt, checked: a record of strings (itself, not a
@@ -19,7 +25,8 @@ const MUST = 'headers must be a record of strings, a Headers, or a function givi
  * counts too. Throws `invalid_argument`, never retried.
  */
 export function checkedHeaders(value: unknown): HeaderRecord {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(MUST);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid(HAS_ENV && process.env.NODE_ENV !== 'production' ? MUST : SHORT);
   let record = value as Record<string, unknown>;
   const { forEach, get } = value as Partial<Headers>;
   if (typeof forEach === 'function' && typeof get === 'function') {
@@ -28,9 +35,18 @@ export function checkedHeaders(value: unknown): HeaderRecord {
   }
   // Names are quoted only when valid, values never: a value is usually a credential.
   for (const [name, item] of Object.entries(record)) {
-    if (typeof item !== 'string') throw invalid(MUST);
-    if (!TOKEN.test(name)) throw invalid('headers: a name is not a valid HTTP name');
-    if (!VALUE.test(item)) throw invalid(`headers: "${name}" has a character fetch refuses (CR, LF, NUL...)`);
+    if (typeof item !== 'string') throw invalid(HAS_ENV && process.env.NODE_ENV !== 'production' ? MUST : SHORT);
+    if (!TOKEN.test(name))
+      throw invalid(
+        HAS_ENV && process.env.NODE_ENV !== 'production' ? 'headers: a name is not a valid HTTP name' : SHORT,
+      );
+    if (!VALUE.test(item)) {
+      throw invalid(
+        HAS_ENV && process.env.NODE_ENV !== 'production'
+          ? `headers: "${name}" has a character fetch refuses (CR, LF, NUL...)`
+          : SHORT,
+      );
+    }
   }
   return record as HeaderRecord;
 }

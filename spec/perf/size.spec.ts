@@ -20,6 +20,24 @@ describe('bundle size of an app importing only createClient (minified + gzipped,
     expect(sizes.client.browser.total.gzipped).toBeLessThanOrEqual(SIZE_CEILINGS.total);
   });
 
+  // Issue 24: the development layer (lib/shared/dev.ts) is dead code in a production build.
+  it('a production build drops the development texts and redaction, which a development build keeps', () => {
+    const development = sizes.clientDevelopment.own;
+    const production = sizes.client.browser.own;
+    const texts = [
+      'did you mean',
+      'check baseUrl',
+      'connection refused',
+      '[redacted]',
+      'is not from billing.snapshot()',
+    ];
+    for (const text of texts) expect(development.code).toContain(text);
+    for (const text of texts) expect(production.code).not.toContain(text);
+    // Nothing is left to read at run time either: the bundler replaced every lookup.
+    expect(production.code).not.toContain('process');
+    expect(production.gzipped).toBeLessThan(development.gzipped - 1024);
+  });
+
   it('the own bundle holds no dependency code; the browser bundle holds rxjs but neither uuid nor cross-fetch', () => {
     expect(names(sizes.client.browser.own).every((path) => path.startsWith('lib/') || path === 'app.ts')).toBe(true);
     expect(names(sizes.client.browser.total)).toContain('rxjs');

@@ -1,4 +1,5 @@
 import { cleanup, coded, fixture, PATH } from '../helpers/client-fixture';
+import { byMode } from '../helpers/mode';
 
 afterEach(cleanup);
 
@@ -19,7 +20,9 @@ describe('errors name the request and what to check', () => {
     backend.script(PATH.count, { status: 404, body: coded(404, 'not found') });
     const error = await client.billing.getUsage().catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'http', status: 404 });
-    expect((error as Error).message).toBe(`HTTP 404 on ${COUNT_URL}: not found; check baseUrl`);
+    expect((error as Error).message).toBe(
+      byMode(`HTTP 404 on ${COUNT_URL}: not found; check baseUrl`, `HTTP 404 on ${COUNT_URL}`),
+    );
   });
 
   it('an HTML page answered with 200 (an SPA fallback) is a decode error naming the request, status, content type and baseUrl', async () => {
@@ -28,7 +31,10 @@ describe('errors name the request and what to check', () => {
     const error = await client.billing.getUsage().catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'decode' });
     expect((error as Error).message).toBe(
-      `Malformed response body on ${COUNT_URL} (HTTP 200, text/html; charset=utf-8): not JSON; check baseUrl`,
+      byMode(
+        `Malformed response body on ${COUNT_URL} (HTTP 200, text/html; charset=utf-8): not JSON; check baseUrl`,
+        `Malformed response body on ${COUNT_URL} (HTTP 200)`,
+      ),
     );
   });
 
@@ -38,7 +44,10 @@ describe('errors name the request and what to check', () => {
     const error = await client.billing.consume({ externalId: 'op-404' }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'http', status: 404, externalId: 'op-404' });
     expect((error as Error).message).toBe(
-      `HTTP 404 on POST ${BASE}${PATH.consume} (text/html, not JSON); check baseUrl`,
+      byMode(
+        `HTTP 404 on POST ${BASE}${PATH.consume} (text/html, not JSON); check baseUrl`,
+        `HTTP 404 on POST ${BASE}${PATH.consume}`,
+      ),
     );
   });
 
@@ -46,15 +55,22 @@ describe('errors name the request and what to check', () => {
     const { client, backend } = failing();
     backend.script(PATH.balance, { status: 502, body: 'Bad Gateway', headers: { 'content-type': 'text/plain' } });
     const error = await client.credits.getBalance().catch((caught: unknown) => caught);
-    expect((error as Error).message).toBe(`HTTP 502 on GET ${BASE}${PATH.balance} (text/plain, not JSON)`);
+    expect((error as Error).message).toBe(
+      byMode(`HTTP 502 on GET ${BASE}${PATH.balance} (text/plain, not JSON)`, `HTTP 502 on GET ${BASE}${PATH.balance}`),
+    );
+    expect(error).toMatchObject({ code: 'http', status: 502 });
   });
 
   it('a JSON body missing a field is a decode error naming the request, with no content type', async () => {
     const { client, backend } = failing();
     backend.script(PATH.balance, { body: JSON.stringify({ code: 0, message: 'ok', data: {} }) });
     const error = await client.credits.getBalance().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'decode' });
     expect((error as Error).message).toBe(
-      `Malformed response body on GET ${BASE}${PATH.balance} (HTTP 200): balance is not a number >= 0`,
+      byMode(
+        `Malformed response body on GET ${BASE}${PATH.balance} (HTTP 200): balance is not a number >= 0`,
+        `Malformed response body on GET ${BASE}${PATH.balance} (HTTP 200)`,
+      ),
     );
   });
 });
