@@ -1,7 +1,7 @@
 import { Observable, ignoreElements, tap } from 'rxjs';
 import type { BillingAction } from '../../lib/core/actions';
 import type { BillingFeature } from '../../lib/features/feature';
-import type { BillingEvent } from '../../lib/features/events/billing-event';
+import type { BillingEvent } from '../../lib/shared/billing-event';
 import { cleanup, fixture } from '../helpers/client-fixture';
 
 afterEach(cleanup);

@@ -1,5 +1,5 @@
 import { Subject, type Observable } from 'rxjs';
-import type { BillingEvent } from './billing-event';
+import type { BillingEvent } from '../../shared/billing-event';
 
 /**
  * Where the engine sends {@link BillingEvent}s: to the `onEvent` option, then

@@ -1,4 +1,4 @@
-import type { BillingError } from '../../shared/errors';
+import type { BillingError } from './errors';
 
 /**
  * What the client did, for logs and telemetry: the `onEvent` option and
