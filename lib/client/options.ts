@@ -106,9 +106,10 @@ const madeBy = (factory: string): Rule => [
 ];
 
 // Every option, checked when given (not undefined); its keys are also the valid names, so the
-// type keeps them in step with ClientOptions. The two required ones, `bootstrap` and the removed
-// `onEvent` are checked below; a bad headers record throws its own message.
-const RULES: Record<keyof ClientOptions, Rule | null> = {
+// type keeps them in step with ClientOptions. The two required ones and `bootstrap` are checked
+// below, the removed `onEvent` (no valid name, so never suggested) above; a bad headers record
+// throws its own message.
+const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   baseUrl: null,
   appKey: null,
   headers: [(value) => isFunction(value) || checkedHeaders(value), ''],
@@ -127,7 +128,6 @@ const RULES: Record<keyof ClientOptions, Rule | null> = {
   ],
   refetch: madeBy('refetchOn()'),
   events: madeBy('billingEvents()'),
-  onEvent: null,
   onUnauthorized: FUNCTION,
   bootstrap: null,
   devtools: madeBy('reduxDevtools()'),
@@ -155,7 +155,9 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   }
   const refetch: unknown = options.refetch;
   if (typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
-    invalid('refetch takes refetchOn() since 0.2.0: write refetch: refetchOn({ focus: true, online: true, intervalMs })');
+    invalid(
+      'refetch takes refetchOn() since 0.2.0: write refetch: refetchOn({ focus: true, online: true, intervalMs })',
+    );
   }
   checkFields(options, RULES, 'option');
   const { baseUrl, appKey } = options;

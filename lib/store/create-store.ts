@@ -50,7 +50,11 @@ export function createStore(setup: StoreSetup): BillingStore {
   let free: { result: BillingConsumeResult; promise: Promise<BillingConsumeResult>; action: BillingAction } | null =
     null;
 
-  const timer = freePeriodTimer(scheduler, () => state().freePeriodEnd, (action) => dispatch(action));
+  const timer = freePeriodTimer(
+    scheduler,
+    () => state().freePeriodEnd,
+    (action) => dispatch(action),
+  );
 
   /** Applies a fact: the reducer, then the views, the observers (events), and the effects watching action$. */
   const dispatch = (action: BillingAction): void => {
@@ -106,7 +110,8 @@ export function createStore(setup: StoreSetup): BillingStore {
     refetchUsage: () => usage.join(undefined, true).then(noop, noop),
     loadUsage: () => usage.join().then(noop, noop),
   };
-  for (const effect of hooks.flatMap((hook) => hook.effects ?? [])) teardown.add(effect(action$, state$, deps).subscribe(dispatch));
+  for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
+    teardown.add(effect(action$, state$, deps).subscribe(dispatch));
   teardown.add(recovery?.start((externalId) => startConsume(context, externalId, undefined, true)));
 
   const billing: BillingModule = {

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import type { BillingEvent } from '../../lib/shared/billing-event';
 import { cleanup, coded, fixture, PATH } from '../helpers/client-fixture';
+import { billingEvents } from '../../lib';
 
 afterEach(cleanup);
 
@@ -46,7 +47,10 @@ describe('redaction covers encoded forms of header values', () => {
     const events: BillingEvent[] = [];
     const { client, backend } = fixture(
       {},
-      { headers: { Authorization: `Bearer ${TOKEN}` }, onEvent: (event) => events.push(event) },
+      {
+        headers: { Authorization: `Bearer ${TOKEN}` },
+        events: billingEvents({ onEvent: (event) => events.push(event) }),
+      },
     );
     await client.billing.getUsage();
     backend.script(PATH.consume, { body: coded(30002, `denied for ${form}`) });

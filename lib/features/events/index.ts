@@ -52,7 +52,8 @@ export function billingEvents(options: BillingEventsOptions = {}): BillingFeatur
         },
         // The transport numbers attempts (2 is the first retry); the event counts retries.
         onRetry({ attempt, delayMs, path }) {
-          if (hub.active()) hub.emit({ type: 'request:retry', at: scheduler.now(), attempt: attempt - 1, delayMs, path });
+          if (hub.active())
+            hub.emit({ type: 'request:retry', at: scheduler.now(), attempt: attempt - 1, delayMs, path });
         },
         dispose: () => hub.complete(),
       };
