@@ -326,3 +326,34 @@ describe('no event carries a header value (canary)', () => {
     expect(events.some((event) => event.type === 'consume:failed' && event.error.code === 'network')).toBe(true);
   });
 });
+
+describe('events$ without the events feature (issue 24)', () => {
+  it('never emits, warns once per client in development naming billingEvents(), and completes on dispose', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { client } = fixture({ freeRemaining: 1 });
+    const heard: BillingEvent[] = [];
+    let completed = 0;
+    const listen = () =>
+      client.billing.events$.subscribe({ next: (event) => heard.push(event), complete: () => completed++ });
+    listen();
+    listen();
+    await client.billing.getUsage();
+    await client.billing.consume();
+    expect(heard).toEqual([]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toContain('events: billingEvents()');
+    // Another client says it again: the warning is per client.
+    const other = fixture();
+    other.client.billing.events$.subscribe();
+    expect(warn).toHaveBeenCalledTimes(2);
+    client.billing.dispose();
+    expect(completed).toBe(2);
+  });
+
+  it('stays silent with the feature installed, and where nobody subscribes', () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    fixture({}, { events: billingEvents() }).client.billing.events$.subscribe();
+    fixture();
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
