@@ -1,6 +1,9 @@
 import { Observable } from 'rxjs';
 import type { BillingEvent } from '../shared/billing-event';
 
+// Declared here, so that an app compiling the sources without Node's types still compiles this.
+declare const process: { readonly env: { readonly NODE_ENV?: string } } | undefined;
+
 // Development only: a bundler that sets NODE_ENV drops the warning from production builds; the
 // `typeof` keeps the package loading where there is no `process` (a CDN module, Deno).
 const development = typeof process !== 'undefined' && process.env.NODE_ENV !== 'production';
