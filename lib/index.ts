@@ -4,11 +4,13 @@ export { BillingError, isBillingError, type BillingErrorCode, type BillingErrorD
 export { monotonicScheduler } from './shared/scheduler';
 export { tabSync } from './features/sync';
 export { reloadSafe } from './features/persist';
-export type { BillingFeature, FeatureSetup } from './features/feature';
+export { refetchOn } from './features/refetch';
+export { billingEvents, type BillingEventsOptions } from './features/events';
+export type { BillingFeature, FeatureKind, FeatureSetup } from './features/feature';
 export type { BillingModule, Client, CreditsModule } from './client/client-types';
 export type { ClientOptions } from './client/options';
 export type { BillingStatus } from './core/billing-status';
-export type { BillingEvent, BillingEventOf, BillingEventType } from './features/events/billing-event';
+export type { BillingEvent, BillingEventOf, BillingEventType } from './shared/billing-event';
 export type { BillingPreview } from './core/preview';
 export type { BillingSnapshot } from './core/snapshot';
 export type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from './features/devtools-hook';

@@ -1,6 +1,6 @@
 // A real bundler over the built package (run after `npm run build`): webpack 5
 // in production mode builds a tiny app that imports only `createClient`, and
-// the bundle must hold none of tabSync, reloadSafe, the testing kit, the
+// the bundle must hold none of tabSync, reloadSafe, refetchOn, billingEvents, the testing kit, the
 // React bindings or the Redux DevTools bridge. Each feature is recognised by strings only its own code
 // carries; a second app per feature uses it, and each of its markers must
 // then be in the bundle, so the absence check can fail. The same app must
@@ -35,6 +35,18 @@ globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 
     markers: [':journal', 'storage failed'],
     app: `import { createClient, reloadSafe } from 'unified-billing';
 globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', storage: reloadSafe(localStorage) }).billing;`,
+  },
+  {
+    name: 'refetchOn',
+    markers: ['visibilitychange', 'refetchOn() needs an object'],
+    app: `import { createClient, refetchOn } from 'unified-billing';
+globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', refetch: refetchOn({ focus: true }) }).billing;`,
+  },
+  {
+    name: 'billingEvents',
+    markers: ['freePeriod:started', 'billing goes on, later throws are not reported'],
+    app: `import { billingEvents, createClient } from 'unified-billing';
+globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', events: billingEvents() }).billing;`,
   },
   {
     name: 'the testing kit',

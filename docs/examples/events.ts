@@ -1,6 +1,6 @@
-// README "Events for logs and telemetry: onEvent and events$", type-checked;
+// README "Events for logs and telemetry: billingEvents()", type-checked;
 // the app's analytics and metrics are declared.
-import { createClient, type BillingEvent } from 'unified-billing';
+import { billingEvents, createClient, type BillingEvent } from 'unified-billing';
 
 declare const analytics: { track(name: string, fields: Record<string, unknown>): void };
 declare const metrics: { increment(name: string, tags: Record<string, unknown>): void };
@@ -20,6 +20,10 @@ function track(event: BillingEvent): void {
   }
 }
 
-const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster', onEvent: track });
+const client = createClient({
+  baseUrl: 'https://api.example.com',
+  appKey: 'poster',
+  events: billingEvents({ onEvent: track }),
+});
 // Or as a stream, for a debug panel: hot, no replay, completes on dispose().
 client.billing.events$.subscribe((event) => console.debug('[billing]', event.type, event.at));

@@ -1,5 +1,5 @@
-// README "Fresh balances after a top-up: refetch", type-checked.
-import { createClient } from 'unified-billing';
+// README "Fresh balances after a top-up: refetchOn()", type-checked.
+import { createClient, refetchOn } from 'unified-billing';
 
 declare function getToken(): Promise<string>;
 
@@ -7,5 +7,5 @@ export const client = createClient({
   baseUrl: 'https://api.example.com',
   appKey: 'poster',
   headers: async () => ({ Authorization: `Bearer ${await getToken()}` }),
-  refetch: { onFocus: true, onOnline: true, intervalMs: 60_000 },
+  refetch: refetchOn({ focus: true, online: true, intervalMs: 60_000 }),
 });

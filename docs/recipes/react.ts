@@ -4,7 +4,7 @@
 //   const usage = useUsage(billing);
 //   return <p>{usage ? `${usage.freeRemaining} free` : 'Loading…'}</p>;
 import { createElement as h, useEffect } from 'react';
-import { createClient, tabSync, type BillingModule } from 'unified-billing';
+import { createClient, refetchOn, tabSync, type BillingModule } from 'unified-billing';
 import { useBillingCheck, useBillingStatus, useFreePeriodRemaining, useUsage } from 'unified-billing/react';
 
 // One client per app, created outside components so renders share it.
@@ -13,7 +13,7 @@ export const client = createClient({
   baseUrl: 'https://api.example.com',
   appKey: 'poster',
   sync: tabSync(),
-  refetch: { onFocus: true, onOnline: true },
+  refetch: refetchOn({ focus: true, online: true }),
 });
 
 export function QuotaBar({ billing }: { billing: BillingModule }) {

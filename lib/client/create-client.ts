@@ -1,22 +1,27 @@
 import type { SchedulerLike } from 'rxjs';
-import type { Client, BillingModule } from './client-types';
-import type { DevtoolsHook } from '../features/devtools-hook';
-import { Engine } from '../store/create-store';
+import type { Client } from './client-types';
+import { createStore } from '../store/create-store';
 import type { BillingFeature, FeatureParts, FeatureSetup } from '../features/feature';
-import { invalid } from './option-names';
 import { resolveOptions, type ClientOptions } from './options';
 import { defaultFetch } from '../platform/default-fetch';
 import { randomId } from '../platform/random-id';
-import { armRefetch } from '../features/refetch/refetch';
 import { monotonicScheduler } from '../shared/scheduler';
 import { createBillingApi } from '../transport/billing-api';
+import type { RetryNotice } from '../transport/config';
 import { defaultRetryPolicy } from '../transport/retry-policy';
 
-// The opt-in features bring their own code; without them the engine is exactly the core. DevTools
+// The opt-in features bring their own code; without them the store is exactly the core. DevTools
 // comes first, so it sees each action before another feature's effect answers it. Outside
 // createClient, so that its closures do not keep `setup` alive.
-const featuresOf = (features: ReadonlyArray<DevtoolsHook | BillingFeature | undefined>, setup: FeatureSetup) =>
+const install = (features: ReadonlyArray<BillingFeature | undefined>, setup: FeatureSetup) =>
   features.flatMap((feature): FeatureParts[] => (feature ? [feature.install(setup)] : []));
+
+// The transport is made before the store, so a feature that hears retries is told by the client;
+// with none, the transport gets no hook at all.
+const retryHook = (parts: readonly FeatureParts[]) => {
+  const hooks = parts.flatMap((part) => part.onRetry ?? []);
+  return hooks.length ? (retry: RetryNotice) => hooks.forEach((hook) => hook(retry)) : undefined;
+};
 
 // A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
 // where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
@@ -47,68 +52,29 @@ const wallClock = (scheduler: SchedulerLike): (() => number) =>
 export function createClient(options: ClientOptions): Client {
   const resolved = resolveOptions(options);
   const { scope, scheduler, timeoutMs, retries } = resolved;
-  const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, onEvent } = options;
+  const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, refetch, events } = options;
   const wallNow = wallClock(scheduler);
-  const live: Engine = new Engine({
-    api: createBillingApi(
-      {
-        baseUrl: resolved.baseUrl,
-        headers: headers,
-        fetch: fetch ?? defaultFetch,
-        scheduler,
-        timeoutMs,
-        policy: { ...defaultRetryPolicy, retries },
-        onUnauthorized,
-        // The transport numbers attempts (2 is the first retry); the event counts retries.
-        // Called only once a request is under way, so after the engine exists.
-        onRetry: ({ attempt, delayMs, path }) => live.retried(attempt - 1, delayMs, path),
-      },
-      appKey,
-    ),
+  const hooks = install([devtools, storage, sync, refetch, events], {
+    scope,
     scheduler,
+    timeoutMs,
+    retries,
     wallNow,
-    newId: randomId,
-    features: featuresOf([devtools, storage, sync], {
-      scope,
+    pageId: randomId(),
+  });
+  const api = createBillingApi(
+    {
+      baseUrl: resolved.baseUrl,
+      headers,
+      fetch: fetch ?? defaultFetch,
       scheduler,
       timeoutMs,
-      retries,
-      wallNow,
-      pageId: randomId(),
-    }),
-    scope,
-    onEvent,
-    bootstrap: resolved.bootstrap,
-  });
-  // Each refetch joins the newest usage fetch (one a nudge queued first), as getUsage() does; a failure shows in the status.
-  if (resolved.refetch !== undefined) {
-    live.onDispose(
-      armRefetch(resolved.refetch, { refetch: () => void live.getUsage().catch(() => undefined), scheduler }),
-    );
-  }
-  // The engine's members are closures: they are handed over as they are.
-  const billing: BillingModule = {
-    getUsage: live.getUsage,
-    getCachedUsage: live.cached,
-    check: live.check,
-    consume: live.consume,
-    refreshCredits: () => live.getBalance().then(() => undefined),
-    onChange: (callback) => {
-      live.assertLive();
-      if (typeof callback !== 'function') invalid('onChange needs a function', callback);
-      const subscription = live.changes$.subscribe((usage) => callback(usage));
-      return () => subscription.unsubscribe();
+      policy: { ...defaultRetryPolicy, retries },
+      onUnauthorized,
+      onRetry: retryHook(hooks),
     },
-    usage$: live.usage$,
-    freePeriodRemaining$: live.freePeriodRemaining$,
-    recovered$: live.recovered$,
-    getStatus: live.status,
-    status$: live.status$,
-    events$: live.events$,
-    preview: live.preview,
-    // After dispose() the state is the last one: nothing is applied any more.
-    snapshot: live.snapshot,
-    dispose: live.dispose,
-  };
-  return { billing, credits: { getBalance: live.getBalance } };
+    appKey,
+  );
+  // The store's `billing` and `credits` are the client's, as they are.
+  return createStore({ api, scheduler, wallNow, newId: randomId, hooks, bootstrap: resolved.bootstrap });
 }

@@ -1,10 +1,8 @@
 import type { SchedulerLike } from 'rxjs';
 import type { BillingFeature } from '../features/feature';
-import type { BillingEvent } from '../features/events/billing-event';
 import { checkFields, integer, invalid, type Rule } from './option-names';
 import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import type { DevtoolsHook } from '../features/devtools-hook';
-import { checkRefetch, type RefetchOptions } from '../features/refetch/refetch';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot, type BillingSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
@@ -63,13 +61,20 @@ export interface ClientOptions {
    */
   readonly scope?: string;
   /**
-   * Refetches usage when the page becomes visible or focused (`onFocus`),
-   * comes back online (`onOnline`), or every `intervalMs` (at least 1000).
-   * Off by default: nothing is listened to or armed without it.
+   * Refetches usage by itself (`refetchOn({ focus, online, intervalMs })`). Off
+   * by default: nothing is listened to or armed, and none of its code is bundled.
    */
-  readonly refetch?: RefetchOptions;
-  /** Hears every {@link BillingEvent}; a throwing listener is reported once and never breaks billing. */
-  readonly onEvent?: (event: BillingEvent) => void;
+  readonly refetch?: BillingFeature<'refetch'>;
+  /**
+   * `billing.events$` and an `onEvent` listener (`billingEvents({ onEvent })`).
+   * Off by default: `events$` then never emits, and none of its code is bundled.
+   */
+  readonly events?: BillingFeature<'events'>;
+  /**
+   * Removed in 0.2.0: throws `invalid_argument`. Write `events: billingEvents({ onEvent })`.
+   * @deprecated Use `events: billingEvents({ onEvent })`.
+   */
+  readonly onEvent?: never;
   /**
    * Called once on a 401 (shared by requests that hit it together); the
    * request is then sent once more with freshly resolved `headers`, with the
@@ -93,7 +98,6 @@ export interface ResolvedOptions {
   readonly timeoutMs: number;
   readonly retries: number;
   readonly scope: string;
-  readonly refetch: RefetchOptions | undefined;
   readonly bootstrap: BillingSnapshot | undefined;
 }
 
@@ -106,9 +110,10 @@ const madeBy = (factory: string): Rule => [
 ];
 
 // Every option, checked when given (not undefined); its keys are also the valid names, so the
-// type keeps them in step with ClientOptions. The two required ones, `refetch` and `bootstrap`
-// are checked below; a bad headers record throws its own message.
-const RULES: Record<keyof ClientOptions, Rule | null> = {
+// type keeps them in step with ClientOptions. The two required ones and `bootstrap` are checked
+// below, the removed `onEvent` (no valid name, so never suggested) above; a bad headers record
+// throws its own message.
+const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   baseUrl: null,
   appKey: null,
   headers: [(value) => isFunction(value) || checkedHeaders(value), ''],
@@ -125,8 +130,8 @@ const RULES: Record<keyof ClientOptions, Rule | null> = {
     (value: unknown) => typeof value === 'string' && value !== '' && value.length <= 200,
     'a string of 1 to 200 characters',
   ],
-  refetch: null,
-  onEvent: FUNCTION,
+  refetch: madeBy('refetchOn()'),
+  events: madeBy('billingEvents()'),
   onUnauthorized: FUNCTION,
   bootstrap: null,
   devtools: madeBy('reduxDevtools()'),
@@ -151,6 +156,24 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       HAS_ENV && process.env.NODE_ENV !== 'production' ? 'createClient needs an options object' : 'invalid options',
       options,
     );
+  // The shapes of 0.1 are refused naming the new way, never ignored: the listener or the
+  // refetches would silently stop.
+  if (options.onEvent !== undefined) {
+    invalid(
+      HAS_ENV && process.env.NODE_ENV !== 'production'
+        ? 'onEvent moved to the events feature in 0.2.0: write events: billingEvents({ onEvent })'
+        : 'invalid onEvent',
+      options.onEvent,
+    );
+  }
+  const refetch: unknown = options.refetch;
+  if (typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
+    invalid(
+      HAS_ENV && process.env.NODE_ENV !== 'production'
+        ? 'refetch takes refetchOn() since 0.2.0: write refetch: refetchOn({ focus: true, online: true, intervalMs })'
+        : 'invalid refetch',
+    );
+  }
   checkFields(options, RULES, 'option');
   const { baseUrl, appKey } = options;
   const url = attempt(() => new URL(baseUrl));
@@ -177,7 +200,6 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     timeoutMs: options.timeoutMs ?? 10_000,
     retries: options.retries ?? 2,
     scope: options.scope ?? `generator_${appKey}`,
-    refetch: checkRefetch(options.refetch),
     bootstrap: checkSnapshot(options.bootstrap),
   };
 }

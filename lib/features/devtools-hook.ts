@@ -1,4 +1,4 @@
-import type { FeatureParts, FeatureSetup } from './feature';
+import type { BillingFeature } from './feature';
 import type { BillingStatus } from '../core/billing-status';
 import type { UsageInfo } from '../shared/types';
 
@@ -37,8 +37,8 @@ export interface DevtoolsConnection {
 
 /**
  * The `devtools` option, made by `reduxDevtools()` from
- * `unified-billing/devtools`: an opt-in feature like `tabSync()`, so its code
- * is in no bundle that does not import that entry.
+ * `unified-billing/devtools`: a {@link BillingFeature} like `tabSync()`, so
+ * its code is in no bundle that does not import that entry.
  *
  * @example
  * ```ts
@@ -48,11 +48,4 @@ export interface DevtoolsConnection {
  * createClient({ baseUrl, appKey: 'poster', devtools });
  * ```
  */
-export interface DevtoolsHook {
-  readonly kind: 'devtools';
-  /**
-   * Called once by `createClient` with the client's scope and clock.
-   * @internal
-   */
-  install(setup: FeatureSetup): FeatureParts;
-}
+export type DevtoolsHook = BillingFeature<'devtools'>;

@@ -1,50 +1,22 @@
-import type { Observable, SchedulerLike, Subscription } from 'rxjs';
-import type { RecoveredConsume } from '../shared/feature-types';
-import type { BillingConsumeResult } from '../shared/types';
-import type { Effect } from '../store/effect';
+import type { SchedulerLike } from 'rxjs';
+import type { StoreHooks } from '../store/hooks';
+
+// The store's hook types, named here for the features that build them.
+export type { ConsumeJournal, Exclusive, Recovery } from '../store/hooks';
+
+/** What an installed feature gives the client: the store's hooks. */
+export type FeatureParts = StoreHooks;
 
 /**
- * Holds the cross-tab consume lock. Resolves once held, after the facts learned
- * under it (another tab's free period) were emitted by the feature's effects
- * and so are already in the store; the function it gives releases the lock.
- * Rejects if `signal` aborts first.
+ * The option each feature goes in, which is also its `kind`: one feature per
+ * option, so two of a kind cannot be installed by mistake.
+ *
+ * @example
+ * ```ts
+ * const kind: FeatureKind = 'refetch';
+ * ```
  */
-export type Exclusive = (signal: AbortSignal) => Promise<() => void>;
-
-/** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
-export interface ConsumeJournal {
-  /** Written before the POST goes out. */
-  add(externalId: string): void;
-  /** Cleared once the outcome was delivered to the caller. */
-  remove(externalId: string): void;
-  /**
-   * Left over by a page (or client) no longer alive: to replay with the same
-   * `external_id`. Emits once, then completes; it may wait a short, capped
-   * while on the scheduler to learn which pages are alive.
-   */
-  pending(): Observable<readonly string[]>;
-}
-
-/**
- * Replays consumes an earlier page left unanswered, with the same ids, and
- * tells their outcomes on `recovered$` (then completes).
- */
-export interface Recovery {
-  readonly recovered$: Observable<RecoveredConsume>;
-  /** Sends each leftover consume through `submit`; what it returns is cut on dispose. */
-  start(submit: (externalId: string) => Promise<BillingConsumeResult>): Subscription;
-  /** On dispose: completes now, or once the replays just settled have reported. */
-  stop(): void;
-}
-
-/** What an opt-in feature adds to the engine; each part is absent by default. */
-export interface FeatureParts {
-  /** Effects like the engine's own, merged with them. */
-  readonly effects?: readonly Effect[];
-  readonly exclusive?: Exclusive;
-  readonly journal?: ConsumeJournal;
-  readonly recovery?: Recovery;
-}
+export type FeatureKind = 'sync' | 'storage' | 'devtools' | 'refetch' | 'events';
 
 /** What an opt-in feature learns of the client it is installed in. */
 export interface FeatureSetup {
@@ -64,8 +36,11 @@ export interface FeatureSetup {
 }
 
 /**
- * An opt-in feature, made by `tabSync()` or `reloadSafe()`. It carries its own
- * code, so a bundle that never calls the factory never contains the feature.
+ * The one extension protocol: every opt-in feature (`tabSync()`,
+ * `reloadSafe()`, `refetchOn()`, `billingEvents()`, `reduxDevtools()`) is a
+ * value of this type, given to the `createClient` option its `kind` names. It
+ * carries its own code, so a bundle that never calls the factory never
+ * contains the feature.
  *
  * @example
  * ```ts
@@ -73,10 +48,11 @@ export interface FeatureSetup {
  * createClient({ baseUrl, appKey: 'poster', sync: feature });
  * ```
  */
-export interface BillingFeature<Kind extends 'sync' | 'storage' = 'sync' | 'storage'> {
+export interface BillingFeature<Kind extends FeatureKind = FeatureKind> {
   readonly kind: Kind;
   /**
-   * Called once by `createClient` with the client's scope and clock.
+   * Called once by `createClient` with the client's scope and clock; returns
+   * the hooks the client's store calls.
    * @internal
    */
   install(setup: FeatureSetup): FeatureParts;

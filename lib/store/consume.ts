@@ -3,7 +3,7 @@ import type { BillingState } from '../core/state';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
-import type { Exclusive } from '../features/feature';
+import type { Exclusive } from './hooks';
 import type { Flight } from './flight';
 import type { LoadContext } from './usage';
 
@@ -14,20 +14,30 @@ export const unchargedResult = (state: BillingState, isBlacklisted = false): Bil
   isBlacklisted,
 });
 
-/** What a consume uses of its client. */
-export interface ConsumeContext extends LoadContext {
-  readonly state: () => BillingState;
-  readonly newId: () => string;
+/** What the features add around a consume's POST; each absent without its feature. */
+export interface ConsumeHooks {
+  /** The cross-tab consume lock (tab sync). */
   readonly exclusive: Exclusive | undefined;
-  /** Records a consume before its POST goes out; absent without reload safety. */
+  /** Records a consume before its POST goes out (reload safety). */
   readonly journal: ((externalId: string) => void) | undefined;
   /** Forgets a journaled consume once its caller has the outcome (only this client's own entries). */
   readonly forget: (externalId: string) => void;
-  readonly balance: Flight<number>;
+}
+
+/** The consumes of one client: they run one at a time, in call order. */
+export interface ConsumeQueue {
   /** Where the next consume waits for its turn. */
   tail: Promise<void>;
   /** The consumes whose caller is still waiting, each by its `stop`, so `dispose()` settles every one. */
   readonly live: Set<(error: BillingError) => void>;
+}
+
+/** What a consume uses of its client: the transport and the store (`LoadContext`), and these. */
+export interface ConsumeContext extends LoadContext {
+  readonly hooks: ConsumeHooks;
+  readonly queue: ConsumeQueue;
+  readonly balance: Flight<number>;
+  readonly newId: () => string;
 }
 
 /** One `consume()`: what it learns on the way, and how its caller is settled. */
@@ -59,12 +69,13 @@ export interface ConsumeCall {
  * settle the caller. Consumes run one at a time, in call order.
  */
 export async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<void> {
-  const { dispatch, state, now } = context;
+  const { store, hooks, queue } = context;
+  const { dispatch, state, now } = store;
   const { signal } = call;
   // 1. Its turn.
-  const previous = context.tail;
+  const previous = queue.tail;
   let next!: () => void;
-  context.tail = new Promise<void>((resolve) => (next = resolve));
+  queue.tail = new Promise<void>((resolve) => (next = resolve));
   await previous;
   const free = () => !call.replay && inFreePeriod(state(), now());
   let refresh = false;
@@ -72,7 +83,7 @@ export async function runConsume(context: ConsumeContext, call: ConsumeCall): Pr
   try {
     if (call.done) return;
     // 2. The lock, only when the local state would send a POST.
-    const release = context.exclusive && !free() ? await context.exclusive(signal) : undefined;
+    const release = hooks.exclusive && !free() ? await hooks.exclusive(signal) : undefined;
     try {
       // 3. Decide (again under the lock: another tab's charge may have started a free period).
       if (call.done) return;
@@ -82,12 +93,12 @@ export async function runConsume(context: ConsumeContext, call: ConsumeCall): Pr
       }
       // 4. The id, made only for a POST; 5. journaled before it: a page that dies now leaves it to replay.
       const externalId = (call.externalId ??= context.newId());
-      context.journal?.(externalId);
+      hooks.journal?.(externalId);
       // 6. The POST, numbered as each attempt goes out.
       dispatch({ type: 'consume/sent', externalId });
       call.open = true;
       let seq = 0;
-      const answer = await context.api.consume(externalId, { signal, onSend: () => (seq = context.stamp()) });
+      const answer = await context.api.consume(externalId, { signal, onSend: () => (seq = store.stamp()) });
       // 7. The answer, as facts.
       if (answer.kind === 'charged') {
         const { freeRemaining, isCredit } = answer;
@@ -135,7 +146,7 @@ export const startConsume = (
   replay: boolean,
 ): Promise<BillingConsumeResult> =>
   new Promise((resolve, reject) => {
-    const { live } = context;
+    const { live } = context.queue;
     // Its own controller: nothing another consume does aborts this one (issue 17).
     const controller = new AbortController();
     const call: ConsumeCall = {
@@ -159,9 +170,9 @@ export const startConsume = (
             thrown instanceof BillingError ? thrown : new BillingError('network', 'Unexpected failure of consume');
           if (id !== undefined && error.externalId === undefined) error = error.withExternalId(id);
         }
-        context.dispatch({ type: 'consume/settled', externalId: id ?? null, result, error, charged, open });
+        context.store.dispatch({ type: 'consume/settled', externalId: id ?? null, result, error, charged, open });
         // The caller has the outcome (or was told the client is gone): nothing is left to replay.
-        if (id !== undefined) context.forget(id);
+        if (id !== undefined) context.hooks.forget(id);
         if (result) resolve(result);
         else reject(error);
       },

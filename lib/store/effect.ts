@@ -29,4 +29,6 @@ export interface EffectDeps {
    * answers it is applied (its `usage/loaded` or `usage/failed` came first).
    */
   readonly refetchUsage: () => Promise<void>;
+  /** A load, as `getUsage()` makes it: joins the newest usage fetch, or sends one. Never throws or rejects. */
+  readonly loadUsage: () => Promise<void>;
 }

@@ -1,14 +1,21 @@
 import type { BillingAction } from '../core/actions';
+import type { BillingState } from '../core/state';
 import type { BillingError } from '../shared/errors';
 import type { BillingApi } from '../transport/billing-api';
 
-/** What a request of the engine uses of its client. */
-export interface LoadContext {
-  readonly api: BillingApi;
+/** The store as its requests see it: the facts it takes, its state and its clock. */
+export interface StoreAccess {
   readonly dispatch: (action: BillingAction) => void;
+  readonly state: () => BillingState;
   readonly now: () => number;
   /** The next request number, taken as an attempt goes out (a retry is newer than what was sent before it). */
   readonly stamp: () => number;
+}
+
+/** What a request of the store uses of its client: the transport and the store. */
+export interface LoadContext {
+  readonly api: BillingApi;
+  readonly store: StoreAccess;
 }
 
 /**
@@ -17,7 +24,8 @@ export interface LoadContext {
  * aborted). The fact is dispatched before the callers hear of it, so each
  * reads the cache with the answer applied.
  */
-export async function fetchUsage({ api, dispatch, now, stamp }: LoadContext, controller: AbortController) {
+export async function fetchUsage({ api, store }: LoadContext, controller: AbortController) {
+  const { dispatch, now, stamp } = store;
   const { signal } = controller;
   let seq = 0;
   let balanceSeq = 0;
@@ -36,7 +44,8 @@ export async function fetchUsage({ api, dispatch, now, stamp }: LoadContext, con
 }
 
 /** The balance request (`refreshCredits()`, `getBalance()`, the refresh after a charge or a refusal). */
-export async function fetchBalance({ api, dispatch, stamp }: LoadContext, { signal }: AbortController) {
+export async function fetchBalance({ api, store }: LoadContext, { signal }: AbortController) {
+  const { dispatch, stamp } = store;
   let seq = 0;
   try {
     const balance = await api.balance({ signal, onSend: () => (seq = stamp()) });

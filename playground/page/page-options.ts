@@ -1,4 +1,4 @@
-import { reloadSafe, tabSync, type ClientOptions, type RefetchOptions } from '../../lib';
+import { refetchOn, reloadSafe, tabSync, type ClientOptions, type RefetchOptions } from '../../lib';
 
 /**
  * What the page's query string asks for:
@@ -6,7 +6,7 @@ import { reloadSafe, tabSync, type ClientOptions, type RefetchOptions } from '..
  * - `?storage=session` (or `local`): `reloadSafe(sessionStorage)` (or `localStorage`),
  *   so a reload replays an unanswered consume and keeps the free period;
  * - `?user=<token>`: the demo user signed in at load (the first one otherwise);
- * - `?interval=<ms>`: `refetch.intervalMs` (an integer, at least 1000) beside focus and online;
+ * - `?interval=<ms>`: `refetchOn()`'s `intervalMs` (an integer, at least 1000) beside focus and online;
  * - `?refetch=off`: no `refetch` option at all (focus and online refetch by default).
  *
  * @example
@@ -14,14 +14,14 @@ import { reloadSafe, tabSync, type ClientOptions, type RefetchOptions } from '..
  * // http://127.0.0.1:8787/?storage=session&user=demo-credits&interval=1000
  * const options = readPageOptions(window.location.search);
  * options.storageName; // 'session'
- * options.refetch; // { onFocus: true, onOnline: true, intervalMs: 1000 }
+ * options.refetch; // { focus: true, online: true, intervalMs: 1000 }
  * ```
  */
 export interface PageOptions {
   readonly sync: boolean;
   readonly storageName: 'session' | 'local' | null;
   readonly user: string | null;
-  /** The client's `refetch` option; `null` for none (`?refetch=off`). */
+  /** What the client's `refetchOn()` is given; `null` for no `refetch` option (`?refetch=off`). */
   readonly refetch: RefetchOptions | null;
 }
 
@@ -44,7 +44,7 @@ export function readPageOptions(search: string): PageOptions {
     refetch:
       params.get('refetch') === 'off'
         ? null
-        : { onFocus: true, onOnline: true, ...(intervalMs !== null ? { intervalMs } : {}) },
+        : { focus: true, online: true, ...(intervalMs !== null ? { intervalMs } : {}) },
   };
 }
 
@@ -61,6 +61,6 @@ export function clientFeatures(options: PageOptions): Pick<ClientOptions, 'sync'
   return {
     ...(options.sync ? { sync: tabSync() } : {}),
     ...(options.storageName !== null ? { storage: reloadSafe(storage[options.storageName]()) } : {}),
-    ...(options.refetch !== null ? { refetch: options.refetch } : {}),
+    ...(options.refetch !== null ? { refetch: refetchOn(options.refetch) } : {}),
   };
 }

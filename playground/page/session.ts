@@ -1,4 +1,4 @@
-import { createClient, type BillingModule, type Client } from '../../lib';
+import { billingEvents, createClient, type BillingModule, type Client } from '../../lib';
 import { reduxDevtools } from '../../lib/devtools';
 import { describeFailure, describeResult, type ConsumeEntry } from './consume-log';
 import { clientFeatures, readPageOptions } from './page-options';
@@ -28,6 +28,8 @@ export function startSession(view: View, appKey: string, user: { token: string; 
     // With the Redux DevTools extension installed, its panel shows each action and the state
     // after it, one instance per signed-in user (read-only; without the extension, nothing).
     devtools: reduxDevtools({ name: `playground: ${user.label}` }),
+    // The events log reads events$, which emits only with the events feature.
+    events: billingEvents(),
     // `?sync=broadcast` shares the free period and usage with other tabs (the two-page browser test);
     // `?storage=session` makes the client reload-safe; focus and online refetch unless
     // `?refetch=off`, `?interval=<ms>` adds a timer (see page-options.ts).

@@ -1,13 +1,13 @@
 // The words the page puts on status$, events$ and preview(): pure, so the browser
 // tests and a reader see the same sentences the page draws.
-import type { BillingModule, ClientOptions } from '../../lib';
+import type { BillingEvent, BillingModule } from '../../lib';
 
 /** `billing.getStatus()`'s shape, read off the module (not exported by name from the entry). */
 export type PageStatus = ReturnType<BillingModule['getStatus']>;
 /** `billing.preview()`'s shape. */
 export type PagePreview = ReturnType<BillingModule['preview']>;
 /** One `billing.events$` value. */
-export type PageEvent = Parameters<NonNullable<ClientOptions['onEvent']>>[0];
+export type PageEvent = BillingEvent;
 
 /**
  * The status line: "Loading…" until the first answer, then "Ready (fetched 2 s ago)",

@@ -11,7 +11,7 @@ const CYCLES = 1000;
 const HEAP_SLACK = 1.5 * 1024 * 1024;
 
 const PAGE_SCRIPT = `
-import { createClient, reloadSafe, tabSync } from './lib';
+import { createClient, refetchOn, reloadSafe, tabSync } from './lib';
 import { reduxDevtools } from './lib/devtools';
 const extension = { connect: () => ({ init() {}, send() {}, unsubscribe() {} }) };
 const create = () =>
@@ -21,7 +21,7 @@ const create = () =>
     headers: { Authorization: 'Bearer t' },
     storage: reloadSafe(sessionStorage),
     sync: tabSync(),
-    refetch: { onFocus: true, onOnline: true, intervalMs: 60000 },
+    refetch: refetchOn({ focus: true, online: true, intervalMs: 60000 }),
     devtools: reduxDevtools({ extension }),
   });
 // Cycle i: create, subscribe, dispose; every 50th waits for a usage fetch first, every 7th yields

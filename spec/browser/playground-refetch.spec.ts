@@ -3,7 +3,7 @@ import { until, useRig } from './lifecycle-fixtures';
 import { idle, READY, showsMatch, usageGets } from './status-fixtures';
 
 // Real time and the real browser: the page's client is made with
-// `refetch: { onFocus: true, onOnline: true }` (plus `intervalMs` with `?interval=`, none with
+// `refetch: refetchOn({ focus: true, online: true })` (plus `intervalMs` with `?interval=`, none with
 // `?refetch=off`). Headless Chromium cannot move focus: focus and visibilitychange are
 // dispatched, as a return to the tab fires them; `online` is the real event of setOffline(false).
 const rig = useRig();

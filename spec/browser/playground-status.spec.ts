@@ -49,7 +49,7 @@ describe('the playground status line (status$) in Chromium', () => {
     expect(await dataOf(page, 'status', 'error')).toBe('http');
     expect(await dataOf(page, 'verdict', 'reason')).toBe('loading');
     expect(await textOf(page, 'export')).toBe('Export (loading…)');
-    // A return to the tab refetches (refetch.onFocus): the answer clears the error.
+    // A return to the tab refetches (refetchOn({ focus })): the answer clears the error.
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
     await showsMatch(page, 'status', READY);
     expect(await dataOf(page, 'status', 'error')).toBe('');

@@ -75,17 +75,17 @@ describe('armRefetch in Chromium', () => {
   test('listens on the real window and document to what is asked only, and the teardown removes it all', async () => {
     await arm({});
     expect(await listening()).toEqual([]);
-    await arm({ onOnline: true });
+    await arm({ online: true });
     expect(await listening()).toEqual(['window:online']);
     await disarm();
-    await arm({ onFocus: true, onOnline: true });
+    await arm({ focus: true, online: true });
     expect(await listening()).toEqual(['document:visibilitychange', 'window:focus', 'window:online']);
     await disarm();
     expect(await listening()).toEqual([]);
   });
 
   test('offline, a focus is skipped; the real online event then refetches', async () => {
-    await arm({ onFocus: true, onOnline: true });
+    await arm({ focus: true, online: true });
     await context.setOffline(true);
     expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
@@ -95,7 +95,7 @@ describe('armRefetch in Chromium', () => {
   });
 
   test('a return to the tab (visibilitychange and focus together) refetches once; a hidden page does not', async () => {
-    await arm({ onFocus: true });
+    await arm({ focus: true });
     await page.evaluate(() => {
       Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
       document.dispatchEvent(new Event('visibilitychange'));

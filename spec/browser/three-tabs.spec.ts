@@ -33,7 +33,7 @@ const seenTexts = async (page: Page) =>
     (text, i, all) => i === 0 || text !== all[i - 1],
   );
 
-/** A refetch of the page's own, as the page's `refetch.onFocus` does when the user comes back to it. */
+/** A refetch of the page's own, as the page's `refetchOn({ focus })` does when the user comes back to it. */
 const focus = (page: Page) => page.evaluate(() => window.dispatchEvent(new Event('focus')));
 
 describe('three tabs with tabSync()', () => {

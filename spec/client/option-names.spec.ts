@@ -1,5 +1,4 @@
-import { createClient } from '../../lib/client/create-client';
-import { BillingError } from '../../lib/shared/errors';
+import { billingEvents, BillingError, createClient, refetchOn } from '../../lib';
 import { BASE_URL, UserBackend } from '../helpers/client-fixture';
 import { byMode } from '../helpers/mode';
 
@@ -35,13 +34,8 @@ describe('createClient() refuses unknown option names, naming the nearest valid 
     ['retry', { retry: 3 }, 'unknown option "retry" (did you mean "retries"?)'],
     ['header', { header: { Authorization: 'Bearer t' } }, 'unknown option "header" (did you mean "headers"?)'],
     ['baseURL', { baseURL: BASE_URL }, 'unknown option "baseURL" (did you mean "baseUrl"?)'],
-    ['onevent', { onevent: () => undefined }, 'unknown option "onevent" (did you mean "onEvent"?)'],
-    ['refetch.onfocus', { refetch: { onfocus: true } }, 'unknown refetch option "onfocus" (did you mean "onFocus"?)'],
-    [
-      'refetch.interval',
-      { refetch: { interval: 60_000 } },
-      'unknown refetch option "interval" (did you mean "intervalMs"?)',
-    ],
+    ['onevent', { onevent: () => undefined }, 'unknown option "onevent" (did you mean "events"?)'],
+    ['refetchon', { refetchon: refetchOn({}) }, 'unknown option "refetchon" (did you mean "refetch"?)'],
   ])('%s', (_name, options, message) => {
     const outcome = outcomeOf(options);
     expect(outcome).toEqual(refusedAs(message));
@@ -70,8 +64,8 @@ describe('createClient() refuses unknown option names, naming the nearest valid 
         timeoutMs: 1_000,
         retries: 0,
         scope: 'user-1',
-        refetch: { onFocus: false, onOnline: false },
-        onEvent: () => undefined,
+        refetch: refetchOn({ focus: false, online: false }),
+        events: billingEvents({ onEvent: () => undefined }),
         onUnauthorized: () => undefined,
         storage: undefined,
         sync: undefined,
@@ -87,28 +81,22 @@ describe('createClient() says which option value was wrong (issue 18.7)', () => 
   // In a production build (issue 24) the same code, with the option's name only.
   it.each<[string, Record<string, unknown>, string, string]>([
     [
-      'a refetch that is not an object',
+      'a refetch that is not a feature',
       { refetch: true },
-      'refetch must be an object such as { onFocus: true } (got true)',
-      'refetch must be an object such as { onFocus: true }',
+      'refetch must be made by refetchOn() (got true)',
+      'invalid refetch',
     ],
     [
-      'a string refetch flag',
-      { refetch: { onFocus: 'yes' } },
-      'refetch.onFocus must be a boolean (got a string)',
-      'invalid refetch.onFocus',
+      'another feature as refetch',
+      { refetch: billingEvents() },
+      'refetch must be made by refetchOn() (got an object)',
+      'invalid refetch',
     ],
     [
-      'a numeric refetch flag',
-      { refetch: { onOnline: 1 } },
-      'refetch.onOnline must be a boolean (got 1)',
-      'invalid refetch.onOnline',
-    ],
-    [
-      'a short interval',
-      { refetch: { intervalMs: 999 } },
-      'refetch.intervalMs must be an integer from 1000 to 2147483647 (got 999)',
-      'invalid refetch.intervalMs',
+      'events made by hand',
+      { events: () => undefined },
+      'events must be made by billingEvents() (got a function)',
+      'invalid events',
     ],
     [
       'a string timeoutMs',
@@ -117,12 +105,6 @@ describe('createClient() says which option value was wrong (issue 18.7)', () => 
       'invalid timeoutMs',
     ],
     ['fractional retries', { retries: 1.5 }, 'retries must be an integer from 0 to 10 (got 1.5)', 'invalid retries'],
-    [
-      'an onEvent that is not a function',
-      { onEvent: {} },
-      'onEvent must be a function (got an object)',
-      'invalid onEvent',
-    ],
     ['a sync made by hand', { sync: true }, 'sync must be made by tabSync() (got true)', 'invalid sync'],
   ])('%s', (_name, options, message, production) => {
     const error = errorOf(options);
@@ -133,5 +115,28 @@ describe('createClient() says which option value was wrong (issue 18.7)', () => 
   it('never echoes a string value: it may be a credential', () => {
     const { message } = errorOf({ timeoutMs: 'Bearer s3cret-token', scope: undefined });
     expect(message).toBe(byMode('timeoutMs must be an integer from 1 to 600000 (got a string)', 'invalid timeoutMs'));
+  });
+});
+
+describe('createClient() refuses the option shapes of 0.1, naming the new way (issue 24)', () => {
+  const REFETCH = byMode(
+    'refetch takes refetchOn() since 0.2.0: write refetch: refetchOn({ focus: true, online: true, intervalMs })',
+    'invalid refetch',
+  );
+  const EVENTS = 'onEvent moved to the events feature in 0.2.0: write events: billingEvents({ onEvent })';
+  const onEvent = (got: string) => byMode(`${EVENTS} (got ${got})`, 'invalid onEvent');
+  it.each<[string, Record<string, unknown>, string]>([
+    ['refetch: { onFocus, onOnline }', { refetch: { onFocus: true, onOnline: true } }, REFETCH],
+    ['refetch: { intervalMs }', { refetch: { intervalMs: 60_000 } }, REFETCH],
+    ['refetch: {}', { refetch: {} }, REFETCH],
+    ['a misspelled refetch object', { refetch: { onfocus: true } }, REFETCH],
+    ['onEvent', { onEvent: () => undefined }, onEvent('a function')],
+    ['onEvent beside events', { onEvent: () => undefined, events: billingEvents() }, onEvent('a function')],
+    ['an onEvent that is not a function', { onEvent: {} }, onEvent('an object')],
+  ])('%s', (_name, options, message) => {
+    const error = errorOf(options);
+    expect(error).toBeInstanceOf(BillingError);
+    expect(error.code).toBe('invalid_argument');
+    expect(error.message).toBe(message);
   });
 });

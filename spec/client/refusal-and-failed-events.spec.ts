@@ -1,4 +1,4 @@
-import type { BillingEvent } from '../../lib';
+import { billingEvents, type BillingEvent } from '../../lib';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 
 afterEach(cleanup);
@@ -28,7 +28,7 @@ describe('consume:failed for every rejected consume', () => {
     ['a signal that is not one', { signal: { aborted: false } }],
   ])('%s: invalid_argument, with externalId null', async (_, options) => {
     const events: BillingEvent[] = [];
-    const { client } = fixture({}, { onEvent: (event) => events.push(event) });
+    const { client } = fixture({}, { events: billingEvents({ onEvent: (event) => events.push(event) }) });
     const consume = client.billing.consume as (options: unknown) => Promise<unknown>;
     await expect(consume(options)).rejects.toMatchObject({ code: 'invalid_argument' });
     expect(events).toEqual([

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createClient, isBillingError, type ClientOptions, type FetchLike } from '../../lib';
+import { createClient, isBillingError, refetchOn, type ClientOptions, type FetchLike } from '../../lib';
 import { defaultFetch as browserFetch } from '../../lib/platform/default-fetch.browser';
 import { createReferenceBackend } from '../../lib/testing';
 
@@ -54,10 +54,13 @@ const pattern = (quote: string): RegExp =>
 
 const BASE = { baseUrl: 'https://api.example.com', appKey: 'poster' };
 
-/** The message `createClient` throws for these options. */
-function thrownBy(options: Record<string, unknown>): string {
+/** The message `createClient` throws for these options (or `make` throws, a feature's factory). */
+function thrownBy(
+  options: Record<string, unknown>,
+  make = () => createClient({ ...BASE, ...options } as ClientOptions),
+): string {
   try {
-    createClient({ ...BASE, ...options } as ClientOptions).billing.dispose();
+    make().billing.dispose();
   } catch (error) {
     if (isBillingError(error, 'invalid_argument')) return error.message;
     throw error;
@@ -110,8 +113,9 @@ async function realMessages(): Promise<string[]> {
   const globalFetch = globalThis.fetch;
   const messages = [
     thrownBy({ timeout: 1000 }),
-    thrownBy({ refetch: { onfocus: true } }),
-    thrownBy({ refetch: { intervalMs: 500 } }),
+    thrownBy({ refetch: { onFocus: true } }),
+    thrownBy({}, () => createClient({ ...BASE, refetch: refetchOn({ onFocus: true } as never) })),
+    thrownBy({}, () => createClient({ ...BASE, refetch: refetchOn({ intervalMs: 500 }) })),
     thrownBy({ timeoutMs: 0 }),
     thrownBy({
       bootstrap: {
@@ -155,7 +159,7 @@ describe('quoted error messages in the docs (issue 25, point 5)', () => {
     expect(readme).toEqual(
       expect.arrayContaining([
         expect.stringContaining('unknown option "timeout"'),
-        expect.stringContaining('refetch.intervalMs must be'),
+        expect.stringContaining('refetchOn() intervalMs must be'),
         expect.stringContaining('no fetch function'),
       ]),
     );

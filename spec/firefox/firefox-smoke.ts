@@ -138,7 +138,7 @@ describe('Firefox ESR (WebDriver BiDi)', () => {
     const b = await open('?sync=broadcast&user=demo-credits');
     for (const tab of [a, b]) await shows(tab, 'credits-balance', '100');
     playground.backend.setUser('demo-credits', { creditsBalance: 500 });
-    // The page's refetch.onFocus, as when the user comes back to tab B.
+    // The page's refetchOn({ focus }), as when the user comes back to tab B.
     await b.evaluate(() => void window.dispatchEvent(new Event('focus')));
     for (const tab of [a, b]) await shows(tab, 'credits-balance', '500');
   });

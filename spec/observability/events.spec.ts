@@ -1,6 +1,6 @@
 import { config } from 'rxjs';
 import * as eventOf from '../../lib/features/events/event-of';
-import type { BillingEvent, BillingEventType, ClientOptions } from '../../lib';
+import { billingEvents, type BillingEvent, type BillingEventType, type ClientOptions } from '../../lib';
 import { cleanup, fixture, PATH, type Fixture } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 
@@ -89,14 +89,14 @@ describe('events through a whole cycle', () => {
     const events: BillingEvent[] = [];
     const setup = fixture(
       { freeRemaining: 1, creditsPerUse: 2, balance: 10 },
-      { retries: 0, onEvent: (e) => events.push(e) },
+      { retries: 0, events: billingEvents({ onEvent: (e) => events.push(e) }) },
     );
     await wholeCycle(setup);
     expectWholeCycle(events);
   });
 
   it('events$ delivers the same events to a subscriber, hot, and completes on dispose', async () => {
-    const setup = fixture({ freeRemaining: 1, creditsPerUse: 2, balance: 10 }, { retries: 0 });
+    const setup = fixture({ freeRemaining: 1, creditsPerUse: 2, balance: 10 }, { retries: 0, events: billingEvents() });
     await setup.client.billing.consume({ externalId: 'unheard' }); // nobody listens yet: not replayed later
     setup.clock.advanceBy(30_000);
     setup.backend.quota.freeRemaining = 1;
@@ -111,7 +111,7 @@ describe('events through a whole cycle', () => {
 
   it('a consume that fails without an id given carries the id it was sent with', async () => {
     const events: BillingEvent[] = [];
-    const { client, backend } = fixture({}, { retries: 0, onEvent: (e) => events.push(e) });
+    const { client, backend } = fixture({}, { retries: 0, events: billingEvents({ onEvent: (e) => events.push(e) }) });
     await client.billing.getUsage();
     backend.script(PATH.consume, FAILED);
     const error: unknown = await client.billing.consume().catch((e: unknown) => e);
@@ -123,7 +123,10 @@ describe('events through a whole cycle', () => {
 
   it('request:retry counts retries from 1, with the delay armed and the path without the query', async () => {
     const events: BillingEvent[] = [];
-    const { client, backend, clock } = fixture({}, { retries: 2, onEvent: (e) => events.push(e) });
+    const { client, backend, clock } = fixture(
+      {},
+      { retries: 2, events: billingEvents({ onEvent: (e) => events.push(e) }) },
+    );
     backend.script(PATH.count, FAILED, FAILED);
     const usage = client.billing.getUsage();
     const delays: number[] = [];
@@ -146,7 +149,7 @@ describe('events through a whole cycle', () => {
   it('every event is frozen and the same object for onEvent and events$', async () => {
     const heard: BillingEvent[] = [];
     const streamed: BillingEvent[] = [];
-    const { client } = fixture({}, { onEvent: (e) => heard.push(e) });
+    const { client } = fixture({}, { events: billingEvents({ onEvent: (e) => heard.push(e) }) });
     client.billing.events$.subscribe((e) => streamed.push(e));
     await client.billing.getUsage();
     await client.billing.consume();
@@ -166,10 +169,12 @@ describe('a throwing onEvent', () => {
     const { client, backend } = fixture(
       {},
       {
-        onEvent: () => {
-          calls++;
-          throw new Error('listener bug');
-        },
+        events: billingEvents({
+          onEvent: () => {
+            calls++;
+            throw new Error('listener bug');
+          },
+        }),
       },
     );
     await expect(client.billing.getUsage()).resolves.toMatchObject({ freeRemaining: 3 });
@@ -192,7 +197,7 @@ describe('a throwing events$ subscriber', () => {
     const previous = config.onUnhandledError;
     config.onUnhandledError = (error) => unhandled.push(error);
     try {
-      const { client, backend } = fixture();
+      const { client, backend } = fixture({}, { events: billingEvents() });
       client.billing.events$.subscribe(() => {
         throw new Error('panel bug');
       });
@@ -213,7 +218,7 @@ describe('a throwing events$ subscriber', () => {
 describe('events cost nothing when unused (white-box: a spy on eventsOf, which builds them)', () => {
   it('with neither onEvent nor a subscriber no event is built, not even once one has left', async () => {
     const emit = jest.spyOn(eventOf, 'eventsOf');
-    const { client, backend, clock } = fixture({ freeRemaining: 0 }, { retries: 1 });
+    const { client, backend, clock } = fixture({ freeRemaining: 0 }, { retries: 1, events: billingEvents() });
     const drive = async () => {
       backend.script(PATH.count, FAILED);
       const usage = client.billing.getUsage();
@@ -251,7 +256,7 @@ describe('no event carries a header value (canary)', () => {
     let breaking = 0;
     const { client, backend, clock } = fixture(
       { freeRemaining: 1, creditsPerUse: 2, balance: 10 },
-      { retries: 1, headers, onEvent: (e) => events.push(e) },
+      { retries: 1, headers, events: billingEvents({ onEvent: (e) => events.push(e) }) },
     );
     // The network fails quoting the request's headers, as some fetch implementations do.
     backend.pace = async (request, answer) => {
@@ -319,5 +324,36 @@ describe('no event carries a header value (canary)', () => {
       }
     }
     expect(events.some((event) => event.type === 'consume:failed' && event.error.code === 'network')).toBe(true);
+  });
+});
+
+describe('events$ without the events feature (issue 24)', () => {
+  it('never emits, warns once per client in development naming billingEvents(), and completes on dispose', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { client } = fixture({ freeRemaining: 1 });
+    const heard: BillingEvent[] = [];
+    let completed = 0;
+    const listen = () =>
+      client.billing.events$.subscribe({ next: (event) => heard.push(event), complete: () => completed++ });
+    listen();
+    listen();
+    await client.billing.getUsage();
+    await client.billing.consume();
+    expect(heard).toEqual([]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toContain('events: billingEvents()');
+    // Another client says it again: the warning is per client.
+    const other = fixture();
+    other.client.billing.events$.subscribe();
+    expect(warn).toHaveBeenCalledTimes(2);
+    client.billing.dispose();
+    expect(completed).toBe(2);
+  });
+
+  it('stays silent with the feature installed, and where nobody subscribes', () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    fixture({}, { events: billingEvents() }).client.billing.events$.subscribe();
+    fixture();
+    expect(warn).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,4 @@
-import type { BillingStatus, UsageInfo } from '../../lib';
+import { type BillingStatus, type UsageInfo, refetchOn } from '../../lib';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 
@@ -47,9 +47,9 @@ afterEach(() => {
 /** Usage GET pairs sent so far. */
 const pairs = (backend: { count(path: string): number }) => [backend.count(PATH.count), backend.count(PATH.balance)];
 
-describe('refetch: { intervalMs }', () => {
+describe('refetch: refetchOn({ intervalMs })', () => {
   it('GETs usage every 5 s on the scheduler, and stops on dispose with no timer left', async () => {
-    const { client, backend, clock } = fixture({}, { refetch: { intervalMs: 5_000 } });
+    const { client, backend, clock } = fixture({}, { refetch: refetchOn({ intervalMs: 5_000 }) });
     expect(backend.requests).toHaveLength(0);
     clock.advanceBy(4_999);
     await settle();
@@ -75,7 +75,7 @@ describe('refetch: { intervalMs }', () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
-    const { client, backend, clock } = fixture({}, { refetch: { intervalMs: 5_000 }, retries: 0 });
+    const { client, backend, clock } = fixture({}, { refetch: refetchOn({ intervalMs: 5_000 }), retries: 0 });
     const balances: number[] = [];
     const statuses: BillingStatus[] = [];
     client.billing.usage$.subscribe((usage: UsageInfo) => balances.push(usage.creditsBalance));
@@ -105,9 +105,9 @@ describe('refetch: { intervalMs }', () => {
   });
 });
 
-describe('refetch: { onFocus, onOnline }', () => {
+describe('refetch: refetchOn({ focus, online })', () => {
   it('in Node (no window, no document) arms nothing', async () => {
-    const { backend, clock } = fixture({}, { refetch: { onFocus: true, onOnline: true } });
+    const { backend, clock } = fixture({}, { refetch: refetchOn({ focus: true, online: true }) });
     expect(clock.pending).toBe(0);
     // A window that appears later is not listened to either.
     installBrowser();
@@ -119,7 +119,7 @@ describe('refetch: { onFocus, onOnline }', () => {
 
   it('focus, visibilitychange and online refetch, at most once per 2 s together', async () => {
     installBrowser();
-    const { backend, clock } = fixture({}, { refetch: { onFocus: true, onOnline: true } });
+    const { backend, clock } = fixture({}, { refetch: refetchOn({ focus: true, online: true }) });
     expect(clock.pending).toBe(0);
     // Returning to a tab fires visibilitychange and focus together, then online.
     doc.fire('visibilitychange');
@@ -156,7 +156,7 @@ describe('refetch: { onFocus, onOnline }', () => {
     const had = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
     Object.defineProperty(globalThis, 'navigator', { value: nav, configurable: true, writable: true });
     try {
-      const { backend } = fixture({}, { refetch: { onFocus: true, onOnline: true } });
+      const { backend } = fixture({}, { refetch: refetchOn({ focus: true, online: true }) });
       win.fire('focus');
       await settle();
       expect(backend.requests).toHaveLength(0);
@@ -172,7 +172,7 @@ describe('refetch: { onFocus, onOnline }', () => {
 
   it('a focus while a getUsage is in flight shares it: one request pair, both see the answer', async () => {
     installBrowser();
-    const { client, backend } = fixture({}, { refetch: { onFocus: true } });
+    const { client, backend } = fixture({}, { refetch: refetchOn({ focus: true }) });
     backend.holding = true;
     const usage = client.billing.getUsage();
     usage.catch(() => undefined); // a failed expectation below must not leave it unhandled
@@ -188,21 +188,24 @@ describe('refetch: { onFocus, onOnline }', () => {
     expect(client.billing.getStatus()).toMatchObject({ loaded: true, loading: false });
   });
 
-  it('onFocus alone does not listen to online, onOnline alone not to focus', async () => {
+  it('focus alone does not listen to online, online alone not to focus', async () => {
     installBrowser();
-    fixture({}, { refetch: { onFocus: true } });
+    fixture({}, { refetch: refetchOn({ focus: true }) });
     expect([win.listening.get('focus'), win.listening.get('online') ?? 0]).toEqual([1, 0]);
     expect(doc.listening.get('visibilitychange')).toBe(1);
     cleanup();
     installBrowser();
-    fixture({}, { refetch: { onOnline: true } });
+    fixture({}, { refetch: refetchOn({ online: true }) });
     expect([win.listening.get('focus') ?? 0, win.listening.get('online')]).toEqual([0, 1]);
     expect(doc.total).toBe(0);
   });
 
   it('dispose removes every listener: later events send nothing', async () => {
     installBrowser();
-    const { client, backend, clock } = fixture({}, { refetch: { onFocus: true, onOnline: true, intervalMs: 1_000 } });
+    const { client, backend, clock } = fixture(
+      {},
+      { refetch: refetchOn({ focus: true, online: true, intervalMs: 1_000 }) },
+    );
     expect(win.total + doc.total).toBeGreaterThanOrEqual(3);
     client.billing.dispose();
     expect(win.total + doc.total).toBe(0);
@@ -219,13 +222,13 @@ describe('refetch: { onFocus, onOnline }', () => {
 describe('without the refetch option', () => {
   it.each([
     ['absent', undefined],
-    ['{}', {}],
-    ['all off', { onFocus: false, onOnline: false }],
-  ])('(%s) no listener is added and no timer armed', async (_, refetch) => {
+    ['refetchOn({})', {}],
+    ['all off', { focus: false, online: false }],
+  ])('(%s) no listener is added and no timer armed', async (_, asked) => {
     installBrowser();
     const added = jest.spyOn(win, 'addEventListener');
     const addedDoc = jest.spyOn(doc, 'addEventListener');
-    const { client, backend, clock } = fixture({}, refetch === undefined ? {} : { refetch });
+    const { client, backend, clock } = fixture({}, asked === undefined ? {} : { refetch: refetchOn(asked) });
     await client.billing.getUsage();
     expect(added).not.toHaveBeenCalled();
     expect(addedDoc).not.toHaveBeenCalled();

@@ -1,4 +1,4 @@
-import type { BillingStatus } from '../../lib';
+import { type BillingStatus, refetchOn } from '../../lib';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 
@@ -134,7 +134,7 @@ describe('getStatus() through a whole cycle', () => {
       if (down) throw new Error('token service down');
       return { Authorization: 'Bearer t' };
     };
-    const { client, clock } = fixture({}, { headers, refetch: { intervalMs: 5_000 } });
+    const { client, clock } = fixture({}, { headers, refetch: refetchOn({ intervalMs: 5_000 }) });
     await client.billing.getUsage();
     down = true;
     clock.advanceBy(5_000); // a refetch nobody awaits: the status is the only place it can show

@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
-import type { BillingEvent } from '../../lib/features/events/billing-event';
+import type { BillingEvent } from '../../lib/shared/billing-event';
 import { cleanup, coded, fixture, PATH } from '../helpers/client-fixture';
 import { byMode, requestMessage } from '../helpers/mode';
+import { billingEvents } from '../../lib';
 
 afterEach(cleanup);
 
@@ -47,7 +48,10 @@ describe('redaction covers encoded forms of header values', () => {
     const events: BillingEvent[] = [];
     const { client, backend } = fixture(
       {},
-      { headers: { Authorization: `Bearer ${TOKEN}` }, onEvent: (event) => events.push(event) },
+      {
+        headers: { Authorization: `Bearer ${TOKEN}` },
+        events: billingEvents({ onEvent: (event) => events.push(event) }),
+      },
     );
     await client.billing.getUsage();
     backend.script(PATH.consume, { body: coded(30002, `denied for ${form}`) });

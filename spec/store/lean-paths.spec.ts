@@ -1,8 +1,9 @@
 import { Observable, ignoreElements, tap } from 'rxjs';
 import type { BillingAction } from '../../lib/core/actions';
 import type { BillingFeature } from '../../lib/features/feature';
-import type { BillingEvent } from '../../lib/features/events/billing-event';
+import type { BillingEvent } from '../../lib/shared/billing-event';
 import { cleanup, fixture } from '../helpers/client-fixture';
+import { billingEvents } from '../../lib';
 
 afterEach(cleanup);
 
@@ -54,7 +55,10 @@ describe('the lean paths of the engine (issue 11)', () => {
 
   it('no id is made for a consume that sends nothing', async () => {
     const events: BillingEvent[] = [];
-    const { client, backend } = fixture({ freeRemaining: 2 }, { onEvent: (event) => events.push(event) });
+    const { client, backend } = fixture(
+      { freeRemaining: 2 },
+      { events: billingEvents({ onEvent: (event) => events.push(event) }) },
+    );
     const controller = new AbortController();
     controller.abort();
     const refused = await client.billing.consume({ signal: controller.signal }).catch((error: unknown) => error);

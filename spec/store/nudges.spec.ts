@@ -1,5 +1,6 @@
 import { Browser, type Page } from '../helpers/browser';
 import { PATH } from '../helpers/client-fixture';
+import { refetchOn } from '../../lib';
 
 // Issue 23, point 3: a nudge (another tab's "changed", a refetch trigger, the balance refresh after a
 // charge) joins a fetch sent after it, or queues one follow-up that every nudge arriving meanwhile shares.
@@ -73,7 +74,7 @@ describe('nudges coalesce', () => {
 
   it('interval ticks join the newest fetch: the one held, then the follow-up a nudge queued behind it', async () => {
     browser = new Browser({ freeRemaining: 0, balance: 10 });
-    const tab = browser.open({ sync: true, client: { refetch: { intervalMs: 1_000 } } });
+    const tab = browser.open({ sync: true, client: { refetch: refetchOn({ intervalMs: 1_000 }) } });
     const other = browser.listen();
     await tab.billing.getUsage();
     browser.sent.splice(0);

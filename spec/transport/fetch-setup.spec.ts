@@ -1,8 +1,10 @@
-import type { BillingEvent } from '../../lib/features/events/billing-event';
+import type { BillingEvent } from '../../lib/shared/billing-event';
 import { defaultFetch } from '../../lib/platform/default-fetch.browser';
 import { cleanup, fixture } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 import { byMode } from '../helpers/mode';
+
+import { billingEvents } from '../../lib';
 
 afterEach(cleanup);
 
@@ -11,7 +13,10 @@ afterEach(cleanup);
 // (a TypeError too in browsers, for a CORS block) stays a retried network error.
 function withEvents(fetch: unknown) {
   const events: BillingEvent[] = [];
-  const made = fixture({}, { fetch: fetch as never, retries: 2, onEvent: (event) => events.push(event) });
+  const made = fixture(
+    {},
+    { fetch: fetch as never, retries: 2, events: billingEvents({ onEvent: (event) => events.push(event) }) },
+  );
   return { ...made, retries: () => events.filter((event) => event.type === 'request:retry').length };
 }
 

@@ -1,8 +1,8 @@
 import { Subject, type Observable } from 'rxjs';
-import type { BillingEvent } from './billing-event';
+import type { BillingEvent } from '../../shared/billing-event';
 
 /**
- * Where the engine sends {@link BillingEvent}s: to the `onEvent` option, then
+ * Where the events feature sends {@link BillingEvent}s: to `onEvent`, then
  * to the subscribers of `events$`.
  */
 export interface EventHub {

@@ -1,6 +1,6 @@
 import type { BillingAction } from '../../core/actions';
 import type { BillingState } from '../../core/state';
-import type { BillingEvent } from './billing-event';
+import type { BillingEvent } from '../../shared/billing-event';
 
 /**
  * The events one applied action tells, from the action and the state before

@@ -3,18 +3,18 @@ import { checkFields, integer, invalid, type Rule } from '../../client/option-na
 import { inBackground } from '../../shared/scheduler';
 
 /**
- * The `refetch` option: when to fetch usage again by itself. Off by default.
+ * Options of `refetchOn()`: when to fetch usage again by itself.
  *
  * @example
  * ```ts
- * const client = createClient({ baseUrl, appKey: 'poster', refetch: { onFocus: true, onOnline: true } });
+ * const client = createClient({ baseUrl, appKey: 'poster', refetch: refetchOn({ focus: true, online: true }) });
  * ```
  */
 export interface RefetchOptions {
   /** Refetch when the page becomes visible or the window gets focus. */
-  readonly onFocus?: boolean;
+  readonly focus?: boolean;
   /** Refetch when the browser comes back online. */
-  readonly onOnline?: boolean;
+  readonly online?: boolean;
   /** Refetch every `intervalMs` on the scheduler (an integer, at least 1000). */
   readonly intervalMs?: number;
 }
@@ -37,21 +37,20 @@ export interface RefetchTarget {
 const THROTTLE_MS = 2_000;
 const BOOLEAN: Rule = [(value) => typeof value === 'boolean', 'a boolean'];
 // setTimeout runs a longer delay at once: a refetch loop, not a slow poll.
-const RULES = { onFocus: BOOLEAN, onOnline: BOOLEAN, intervalMs: integer(1000, 2_147_483_647) };
+const RULES = { focus: BOOLEAN, online: BOOLEAN, intervalMs: integer(1000, 2_147_483_647) };
 
 /**
- * Validates the `refetch` option: a copy, or `undefined` when it asks for
+ * Validates `refetchOn()`'s options: a copy, or `undefined` when they ask for
  * nothing (so nothing is armed). Throws `invalid_argument` naming the field
  * and what it got, or an unknown field with the nearest valid name.
  */
 export function checkRefetch(value: unknown): RefetchOptions | undefined {
-  if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null) {
-    invalid('refetch must be an object such as { onFocus: true }', value);
+    invalid('refetchOn() needs an object such as { focus: true }', value);
   }
-  checkFields(value, RULES, 'refetch option', 'refetch.');
-  const { onFocus, onOnline, intervalMs } = value as RefetchOptions;
-  return onFocus || onOnline || intervalMs ? { onFocus, onOnline, intervalMs } : undefined;
+  checkFields(value, RULES, 'refetchOn() option', 'refetchOn() ');
+  const { focus, online, intervalMs } = value as RefetchOptions;
+  return focus || online || intervalMs ? { focus, online, intervalMs } : undefined;
 }
 
 /**
@@ -83,11 +82,11 @@ export function armRefetch(
     teardown.add(() => on?.removeEventListener(type, listener));
   };
 
-  if (options.onFocus) {
+  if (options.focus) {
     listen(win, 'focus', onSignal);
     listen(doc, 'visibilitychange', () => doc?.visibilityState === 'visible' && onSignal());
   }
-  if (options.onOnline) listen(win, 'online', onSignal);
+  if (options.online) listen(win, 'online', onSignal);
   const every = options.intervalMs;
   if (every) {
     const tick = function (this: SchedulerAction<undefined>): void {

@@ -1,5 +1,5 @@
 import { BillingError } from '../../../lib/shared/errors';
-import type { BillingEvent, BillingEventOf, BillingEventType } from '../../../lib/features/events/billing-event';
+import type { BillingEvent, BillingEventOf, BillingEventType } from '../../../lib/shared/billing-event';
 
 // A telemetry line per event, as an app would write it: the switch must be
 // exhaustive, so a new event type fails the type check here first.

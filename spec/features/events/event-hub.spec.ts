@@ -1,6 +1,6 @@
 import { config } from 'rxjs';
 import { BillingError } from '../../../lib/shared/errors';
-import type { BillingEvent } from '../../../lib/features/events/billing-event';
+import type { BillingEvent } from '../../../lib/shared/billing-event';
 import { createEventHub } from '../../../lib/features/events/event-hub';
 
 const CANARY = 'canary-6f1d-secret';

@@ -2,6 +2,7 @@ import { reduxDevtools, type DevtoolsExtension } from '../../../lib/devtools';
 import { Browser, type Page, type PageOptions } from '../../helpers/browser';
 import { PATH } from '../../helpers/client-fixture';
 import { MemoryStorage } from '../../helpers/memory-storage';
+import { refetchOn } from '../../../lib';
 
 // Issue 23, item 2: after dispose() nothing of the client is left, whatever the timing of lock grants.
 // The lock manager here is paused: it grants only when the test says, after the dispose as a busy
@@ -85,7 +86,7 @@ describe.each(COMBINATIONS)('dispose() with %s, refetch and DevTools on', (_labe
       ...(combination.storage === undefined ? {} : { storage, perTab: combination.storage === 'session' }),
       sync: combination.sync === true,
       client: {
-        refetch: { onFocus: true, onOnline: true, intervalMs: 5_000 },
+        refetch: refetchOn({ focus: true, online: true, intervalMs: 5_000 }),
         devtools: reduxDevtools({ extension: platform.extension }),
       },
     };

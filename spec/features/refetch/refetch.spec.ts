@@ -1,5 +1,6 @@
 import { BillingError } from '../../../lib/shared/errors';
-import { armRefetch, checkRefetch, type RefetchOptions } from '../../../lib/features/refetch/refetch';
+import { refetchOn, type FeatureSetup } from '../../../lib';
+import { armRefetch, type RefetchOptions } from '../../../lib/features/refetch/refetch';
 import { VirtualClock } from '../../helpers/virtual-clock';
 
 // Just enough of an EventTarget to count listeners and fire events.
@@ -33,7 +34,7 @@ function rig(options: RefetchOptions) {
 
 describe('armRefetch', () => {
   it('listens to focus, visibility and online, and the teardown removes every listener', () => {
-    const { window, document, disarm } = rig({ onFocus: true, onOnline: true });
+    const { window, document, disarm } = rig({ focus: true, online: true });
     expect([window.count, document.count]).toEqual([2, 1]);
     disarm();
     expect([window.count, document.count]).toEqual([0, 0]);
@@ -45,13 +46,13 @@ describe('armRefetch', () => {
     disarm();
     const clock2 = new VirtualClock();
     const refetch = jest.fn();
-    armRefetch({ onFocus: true, onOnline: true }, { refetch, scheduler: clock2, target: {} })();
+    armRefetch({ focus: true, online: true }, { refetch, scheduler: clock2, target: {} })();
     expect(clock2.pending).toBe(0);
     expect(typeof globalThis.window).toBe('undefined'); // so the default target is empty here too
   });
 
   it('refetches when the page becomes visible or focused, not when it is hidden', () => {
-    const { document, window, clock, refetch } = rig({ onFocus: true });
+    const { document, window, clock, refetch } = rig({ focus: true });
     document.visibilityState = 'hidden';
     document.fire('visibilitychange');
     expect(refetch).not.toHaveBeenCalled();
@@ -64,7 +65,7 @@ describe('armRefetch', () => {
   });
 
   it('causes at most one refetch per 2 s from focus and online together', () => {
-    const { document, window, clock, refetch } = rig({ onFocus: true, onOnline: true });
+    const { document, window, clock, refetch } = rig({ focus: true, online: true });
     document.fire('visibilitychange');
     window.fire('focus'); // a return to the tab fires both
     window.fire('online');
@@ -77,7 +78,7 @@ describe('armRefetch', () => {
   });
 
   it('is not muted by a scheduler clock set back', () => {
-    const { window, clock, refetch } = rig({ onFocus: true });
+    const { window, clock, refetch } = rig({ focus: true });
     window.fire('focus');
     clock.frame -= 3_600_000; // an injected wall-clock scheduler, the clock set back an hour
     window.fire('focus');
@@ -85,7 +86,7 @@ describe('armRefetch', () => {
   });
 
   it('skips a focus while offline, so the online event that follows refetches', () => {
-    const { window, navigator, clock, refetch } = rig({ onFocus: true, onOnline: true });
+    const { window, navigator, clock, refetch } = rig({ focus: true, online: true });
     navigator.onLine = false;
     window.fire('focus');
     clock.advanceBy(500);
@@ -110,40 +111,43 @@ describe('armRefetch', () => {
   });
 });
 
-describe('checkRefetch', () => {
-  it('is undefined when absent or asking for nothing, a copy otherwise', () => {
-    expect(checkRefetch(undefined)).toBeUndefined();
-    expect(checkRefetch({})).toBeUndefined();
-    expect(checkRefetch({ onFocus: false, onOnline: false })).toBeUndefined();
-    const given = { onOnline: true, intervalMs: 1_000 };
-    const checked = checkRefetch(given);
-    expect(checked).toEqual({ onFocus: undefined, onOnline: true, intervalMs: 1_000 });
-    expect(checked).not.toBe(given);
+describe('refetchOn', () => {
+  const setup = { scheduler: new VirtualClock() } as unknown as FeatureSetup;
+  const effects = (options: unknown) => refetchOn(options as RefetchOptions).install(setup).effects ?? [];
+
+  it('arms nothing when asking for nothing, one effect otherwise', () => {
+    expect(refetchOn({}).kind).toBe('refetch');
+    expect(effects({})).toEqual([]);
+    expect(effects({ focus: false, online: false })).toEqual([]);
+    expect(effects({ online: true, intervalMs: 1_000 })).toHaveLength(1);
   });
 
   it.each<[string, unknown, string]>([
-    ['null', null, 'refetch must be an object such as { onFocus: true } (got null)'],
-    ['true', true, 'refetch must be an object such as { onFocus: true } (got true)'],
-    ['a number', 5_000, 'refetch must be an object such as { onFocus: true } (got 5000)'],
-    ['a string flag', { onFocus: 'yes' }, 'refetch.onFocus must be a boolean (got a string)'],
-    ['a numeric flag', { onOnline: 1 }, 'refetch.onOnline must be a boolean (got 1)'],
+    ['null', null, 'refetchOn() needs an object such as { focus: true } (got null)'],
+    ['true', true, 'refetchOn() needs an object such as { focus: true } (got true)'],
+    ['a number', 5_000, 'refetchOn() needs an object such as { focus: true } (got 5000)'],
+    ['a string flag', { focus: 'yes' }, 'refetchOn() focus must be a boolean (got a string)'],
+    ['a numeric flag', { online: 1 }, 'refetchOn() online must be a boolean (got 1)'],
     [
       'an interval below 1000',
       { intervalMs: 999 },
-      'refetch.intervalMs must be an integer from 1000 to 2147483647 (got 999)',
+      'refetchOn() intervalMs must be an integer from 1000 to 2147483647 (got 999)',
     ],
     ['a fractional interval', { intervalMs: 1_500.5 }, '(got 1500.5)'],
     [
       'a string interval',
       { intervalMs: '5000' },
-      'refetch.intervalMs must be an integer from 1000 to 2147483647 (got a string)',
+      'refetchOn() intervalMs must be an integer from 1000 to 2147483647 (got a string)',
     ],
     ['NaN', { intervalMs: NaN }, '(got NaN)'],
     ['an interval setTimeout cannot hold', { intervalMs: 2 ** 31 }, '(got 2147483648)'],
-    ['a misspelled flag', { onfocus: true }, 'unknown refetch option "onfocus" (did you mean "onFocus"?)'],
+    ['a misspelled flag', { focsu: true }, 'unknown refetchOn() option "focsu" (did you mean "focus"?)'],
+    ['the field names of 0.1', { onFocus: true }, 'unknown refetchOn() option "onFocus" (did you mean "focus"?)'],
+    ['the field names of 0.1', { onOnline: true }, 'unknown refetchOn() option "onOnline" (did you mean "online"?)'],
   ])('throws invalid_argument for %s, naming the value that was wrong', (_name, value, message) => {
-    expect(() => checkRefetch(value)).toThrow(BillingError);
-    expect(() => checkRefetch(value)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-    expect(() => checkRefetch(value)).toThrow(message);
+    const make = () => refetchOn(value as RefetchOptions);
+    expect(make).toThrow(BillingError);
+    expect(make).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(make).toThrow(message);
   });
 });

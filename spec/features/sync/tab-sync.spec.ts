@@ -1,6 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import { Browser, type Page } from '../../helpers/browser';
 import { PATH } from '../../helpers/client-fixture';
+import { refetchOn } from '../../../lib';
 
 // Issue 16: tabs share the free period (a lock held for its length, plus a message) and a
 // "changed" nudge after which each tab fetches its own usage; nothing of the quota is shared.
@@ -236,7 +237,7 @@ describe('tabSync: the "changed" nudge', () => {
 
   it("a tab's interval refetch that changed its quota nudges the other tab, which fetches its own", async () => {
     browser = new Browser({ freeRemaining: 0, balance: 40, creditsPerUse: 10 });
-    const polling = browser.open({ sync: true, client: { refetch: { intervalMs: 5_000 } } });
+    const polling = browser.open({ sync: true, client: { refetch: refetchOn({ intervalMs: 5_000 }) } });
     const other = browser.open({ sync: true });
     await Promise.all([polling.billing.getUsage(), other.billing.getUsage()]);
     await browser.settle();

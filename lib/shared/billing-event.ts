@@ -1,8 +1,8 @@
-import type { BillingError } from '../../shared/errors';
+import type { BillingError } from './errors';
 
 /**
- * What the client did, for logs and telemetry: the `onEvent` option and
- * `billing.events$`. Every event has a `type` and `at`, the scheduler's clock
+ * What the client did, for logs and telemetry: `onEvent` and `billing.events$`
+ * of the events feature (`events: billingEvents({ onEvent })`). Every event has a `type` and `at`, the scheduler's clock
  * in ms; consume events carry the consume's `externalId`. No event ever
  * carries a header value. Switch on `type` to narrow:
  *
@@ -24,10 +24,12 @@ import type { BillingError } from '../../shared/errors';
  * const client = createClient({
  *   baseUrl,
  *   appKey: 'poster',
- *   onEvent: (event) => {
- *     if (event.type === 'consume:failed') telemetry.track('billing_failed', { code: event.error.code });
- *     if (event.type === 'request:retry') telemetry.track('billing_retry', { path: event.path, attempt: event.attempt });
- *   },
+ *   events: billingEvents({
+ *     onEvent: (event) => {
+ *       if (event.type === 'consume:failed') telemetry.track('billing_failed', { code: event.error.code });
+ *       if (event.type === 'request:retry') telemetry.track('billing_retry', { path: event.path, attempt: event.attempt });
+ *     },
+ *   }),
  * });
  * ```
  */

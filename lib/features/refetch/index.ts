@@ -1,0 +1,39 @@
+import { Observable } from 'rxjs';
+import type { BillingFeature } from '../feature';
+import { armRefetch, checkRefetch, type RefetchOptions } from './refetch';
+
+/**
+ * Automatic refetches of usage, for the `refetch` option: when the page
+ * becomes visible or focused (`focus`), when the browser comes back online
+ * (`online`), or every `intervalMs` on the client's scheduler (at least 1000).
+ * Each joins the newest usage fetch, as `getUsage()` does; a failure shows in
+ * the status. Throws `invalid_argument` for an unknown or invalid field.
+ * `billing.getUsage()` refetches by hand without it.
+ *
+ * @example
+ * ```ts
+ * import { createClient, refetchOn } from 'unified-billing';
+ *
+ * const client = createClient({
+ *   baseUrl,
+ *   appKey: 'poster',
+ *   refetch: refetchOn({ focus: true, online: true, intervalMs: 60_000 }),
+ * });
+ * ```
+ */
+export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
+  const checked = checkRefetch(options);
+  return {
+    kind: 'refetch',
+    // An effect that emits nothing: armed as the client is created, disarmed on dispose.
+    install: () =>
+      checked
+        ? {
+            effects: [
+              (_action$, _state$, { loadUsage, scheduler }) =>
+                new Observable<never>(() => armRefetch(checked, { refetch: () => void loadUsage(), scheduler })),
+            ],
+          }
+        : {},
+  };
+}
