@@ -3,7 +3,7 @@ import type { BillingPreview } from '../core/preview';
 import type { BillingEvent } from '../features/events/billing-event';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { BillingSnapshot } from '../core/snapshot';
-import type { BillingStatus } from '../core/billing-status';
+import type { BillingStatus } from '../shared/billing-status';
 import type {
   BillingCheckResult,
   BillingConsumeResult,

@@ -1,28 +1,3 @@
-import { initialState } from './state';
-import type { BillingError } from '../shared/errors';
-
-/**
- * What a UI needs to render the billing state honestly: `billing.getStatus()`
- * and `billing.status$` (which replays the latest and emits on change).
- *
- * @example
- * ```ts
- * const { loaded, error } = billing.getStatus();
- * if (!loaded) return error ? 'Could not load your quota' : 'Loading…'; // not "Refused"
- * ```
- */
-export interface BillingStatus {
-  /** Usage is cached (`getCachedUsage() !== null`). */
-  readonly loaded: boolean;
-  /** A usage fetch is in flight. */
-  readonly loading: boolean;
-  /** Scheduler ms of the last applied usage answer. */
-  readonly fetchedAt: number | null;
-  /** Consumes sent to the backend and not yet answered. */
-  readonly pending: number;
-  /** The last failed getUsage/refresh/consume; `null` after the next success of that call. */
-  readonly error: BillingError | null;
-}
-
-/** Before anything happened: not loaded, nothing in flight, no error (the server render's status). */
-export const initialStatus: { readonly view: BillingStatus } = { view: initialState.status };
+// Moved to lib/shared/billing-status.ts (issue 24: a public value type, below core and the sub-entries).
+// Kept only for lib/store/create-store.ts, which the store branch rewrites: delete after that merge.
+export type { BillingStatus } from '../shared/billing-status';

@@ -1,7 +1,7 @@
 import type { BillingAction } from './actions';
 import { FREE_PERIOD_MS, type BillingState, type Quota } from './state';
-import { QUOTA_KEYS } from './usage-view';
-import { invalid } from '../client/option-names';
+import { BillingError } from '../shared/errors';
+import { QUOTA_KEYS } from '../shared/quota-keys';
 
 /**
  * What `billing.snapshot()` gives and the `bootstrap` option takes: the cached
@@ -77,7 +77,8 @@ export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
           : freePeriodEndsAt !== null && !isCount(freePeriodEndsAt)
             ? 'freePeriodEndsAt'
             : '';
-  if (field) invalid(`bootstrap.${field} is not from billing.snapshot()`);
+  // Core must not reach up to client/option-names; its `invalid` without a value is this same throw.
+  if (field) throw new BillingError('invalid_argument', `bootstrap.${field} is not from billing.snapshot()`);
   return value as BillingSnapshot;
 }
 
