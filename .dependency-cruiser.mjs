@@ -93,6 +93,20 @@ export default {
       ['index\\.ts$', 'shared/', ...PROTOCOL],
       'A sub-entry imports the barrel, the feature protocol or shared/ (public value types and wire constants).',
     ),
+    {
+      name: 'testing-backend-not-http',
+      comment: 'The reference backend answers a request as data; only http/ knows node:http and fetch.',
+      severity: 'error',
+      from: { path: '^lib/testing/backend/' },
+      to: { path: '^lib/testing/http/' },
+    },
+    {
+      name: 'testing-root-below-both',
+      comment: "testing/'s root files (public types, faults, the test clock) are used by backend/ and http/.",
+      severity: 'error',
+      from: { path: '^lib/testing/[^/]+$', pathNot: '^lib/testing/index\\.ts$' },
+      to: { path: '^lib/testing/(backend|http)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

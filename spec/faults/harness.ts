@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Fault, ReferenceUser } from '../../lib/testing/types';
+import type { Fault, ReferenceUser } from '../../lib/testing';
 import type { ClientOptions } from '../../lib/client/options';
 import type { FetchLike, UsageInfo } from '../../lib/shared/types';
 import { drivenClient } from '../helpers/drive';
