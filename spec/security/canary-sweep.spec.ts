@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { createClient } from '../../lib/client/create-client';
+import { createClient } from '../../lib';
 import { REFERENCE_PATHS as P } from '../../lib/testing';
 import { consumeScenarios } from '../faults/consume-scenarios';
 import { openBackend } from '../testing/http-helpers';

@@ -1,7 +1,7 @@
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { createClient } from '../../../lib/client/create-client';
+import { createClient } from '../../../lib';
 import { createReferenceBackend, REFERENCE_PATHS, startReferenceBackend } from '../../../lib/testing';
 import { makeUser, MODULE } from '../http-helpers';
 import { bundleForNode } from '../../helpers/node-bundle';

@@ -1,4 +1,4 @@
-import { createClient } from '../../../lib/client/create-client';
+import { createClient } from '../../../lib';
 import { createReferenceBackend, REFERENCE_PATHS } from '../../../lib/testing';
 
 // What Jest's jsdom environment lacks (issue 18): the in-process backend must not need any of it.
