@@ -87,7 +87,7 @@ function stateView({ scheduler, wallNow }: FeatureSetup): (state: BillingState) 
 }
 
 // Here, on the feature side, so unified-billing/devtools sees the public state only and never
-// imports core or store (the direction rule in docs/architecture.md).
+// imports core or store (the direction rule of the layers).
 /**
  * The one effect of a DevTools bridge. It emits nothing: it calls `open` with the public state
  * as the client is created (after a bootstrap), sends every applied action after the store took

@@ -10,7 +10,7 @@ export const QUOTA_KEYS = [
 ] as const satisfies ReadonlyArray<keyof QuotaFields>;
 
 // Here rather than in core: the React bindings compare their snapshots the same way, and a
-// sub-entry reaches no deeper than shared/ (docs/architecture.md, the direction rule).
+// sub-entry reaches no deeper than shared/ (the direction rule of the layers).
 /** Equal for `onChange` purposes: every field but the ticking `freePeriodRemaining`. */
 export function sameUsage(a: UsageInfo | null, b: UsageInfo | null): boolean {
   if (a === null || b === null) return a === b;
