@@ -48,5 +48,10 @@ export const SIZE_AIMS = { own: Math.round(3.3 * 1024) } as const;
  * option checks, DevTools as an opt-in feature with no code in the main
  * entry), then one consume in one file: own 10,516 B, all 13,688 B
  * (minified 33,713 -> 25,244 B).
+ * Issue 24's layers: the mechanical move measured own 10,597 B, all 13,776 B;
+ * the layer check's fixes (the status and the quota keys in shared/, `invalid`
+ * in shared/errors so core need not import the client) own 10,607 B, all
+ * 13,780 B, the same code in another module order: own ceiling 10,620 B until
+ * the issue's diagnostics and opt-in features lower it.
  */
-export const SIZE_CEILINGS = { own: 10_600, total: 13_800 } as const;
+export const SIZE_CEILINGS = { own: 10_620, total: 13_800 } as const;

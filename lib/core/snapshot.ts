@@ -1,6 +1,6 @@
 import type { BillingAction } from './actions';
 import { FREE_PERIOD_MS, type BillingState, type Quota } from './state';
-import { BillingError } from '../shared/errors';
+import { invalid } from '../shared/errors';
 import { QUOTA_KEYS } from '../shared/quota-keys';
 
 /**
@@ -77,8 +77,7 @@ export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
           : freePeriodEndsAt !== null && !isCount(freePeriodEndsAt)
             ? 'freePeriodEndsAt'
             : '';
-  // Core must not reach up to client/option-names; its `invalid` without a value is this same throw.
-  if (field) throw new BillingError('invalid_argument', `bootstrap.${field} is not from billing.snapshot()`);
+  if (field) invalid(`bootstrap.${field} is not from billing.snapshot()`);
   return value as BillingSnapshot;
 }
 
