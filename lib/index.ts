@@ -9,7 +9,7 @@ export { billingEvents, type BillingEventsOptions } from './features/events';
 export type { BillingFeature, FeatureKind, FeatureSetup } from './features/feature';
 export type { BillingModule, Client, CreditsModule } from './client/client-types';
 export type { ClientOptions } from './client/options';
-export type { BillingStatus } from './core/billing-status';
+export type { BillingStatus } from './shared/billing-status';
 export type { BillingEvent, BillingEventOf, BillingEventType } from './shared/billing-event';
 export type { BillingPreview } from './core/preview';
 export type { BillingSnapshot } from './core/snapshot';

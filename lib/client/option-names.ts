@@ -1,5 +1,8 @@
 import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
-import { BillingError } from '../shared/errors';
+import { invalid } from '../shared/errors';
+
+// `invalid` lives in shared/errors.ts (core's snapshot check throws it too); re-exported for the client's files.
+export { invalid };
 
 // The global a bundler replaces (lib/shared/dev.ts).
 declare const process: ProcessEnvHolder;
@@ -9,24 +12,6 @@ declare const process: ProcessEnvHolder;
 // working client. So an unknown name is refused, with the nearest valid one.
 // Development only (lib/shared/dev.ts): a production build checks option values
 // with short messages, and neither names nor "did you mean".
-
-// What an option got: numbers, booleans, `null` and `undefined` as they are,
-// anything else by its kind only (a string or an object may hold a credential).
-function shown(value: unknown): string {
-  const kind = typeof value;
-  return value === null || /^[unb]/.test(kind) ? String(value) : kind === 'object' ? 'an object' : `a ${kind}`;
-}
-
-/**
- * Throws `invalid_argument` with `message`, followed in development by what
- * the option got when a value is given (see `shown`).
- */
-export function invalid(message: string, ...got: [unknown?]): never {
-  throw new BillingError(
-    'invalid_argument',
-    HAS_ENV && process.env.NODE_ENV !== 'production' && got.length ? `${message} (got ${shown(got[0])})` : message,
-  );
-}
 
 // Edit distance on lower case (so `onfocus` and `baseURL` are 0), minus a half
 // for the same first letter, so `retry` is `retries` rather than `fetch`.

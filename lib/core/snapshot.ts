@@ -1,7 +1,7 @@
 import type { BillingAction } from './actions';
 import { FREE_PERIOD_MS, type BillingState, type Quota } from './state';
-import { QUOTA_KEYS } from './usage-view';
-import { invalid } from '../client/option-names';
+import { invalid } from '../shared/errors';
+import { QUOTA_KEYS } from '../shared/quota-keys';
 import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 
 // The global a bundler replaces (lib/shared/dev.ts).

@@ -1,4 +1,4 @@
-import type { BillingStatus } from './billing-status';
+import { initialStatus, type BillingStatus } from '../shared/billing-status';
 import type { QuotaFields } from '../shared/types';
 
 /** The quota as last learned from the backend, without the free-period fields. */
@@ -46,7 +46,7 @@ export const initialState: BillingState = {
   freeSeq: 0,
   earlyFree: null,
   ledger: { balance: null, seq: 0, debits: [] },
-  status: Object.freeze({ loaded: false, loading: false, fetchedAt: null, pending: 0, error: null }),
+  status: initialStatus,
   fetches: 0,
   failed: null,
 };

@@ -1,15 +1,7 @@
-import type { QuotaFields, UsageInfo } from '../shared/types';
+import type { UsageInfo } from '../shared/types';
 import { freePeriodSeconds, inFreePeriod } from './decide';
 import type { BillingState } from './state';
 
-/** The quota fields, in one list: what the cache compares and the views show. */
-export const QUOTA_KEYS = [
-  'isEnabled',
-  'freeRemaining',
-  'freeTotal',
-  'creditsPerUse',
-  'creditsBalance',
-] as const satisfies ReadonlyArray<keyof QuotaFields>;
 
 /** The public `UsageInfo` of a state at `now`; `null` before the first fetch. */
 export function toUsageInfo(state: BillingState, now: number): UsageInfo | null {
@@ -26,10 +18,4 @@ export function toUsageInfo(state: BillingState, now: number): UsageInfo | null 
     inFreePeriod: inFreePeriod(state, now),
     freePeriodRemaining: freePeriodSeconds(state, now),
   };
-}
-
-/** Equal for `onChange` purposes: every field but the ticking `freePeriodRemaining`. */
-export function sameUsage(a: UsageInfo | null, b: UsageInfo | null): boolean {
-  if (a === null || b === null) return a === b;
-  return a.inFreePeriod === b.inFreePeriod && QUOTA_KEYS.every((key) => a[key] === b[key]);
 }

@@ -1,10 +1,9 @@
-import { Observable } from 'rxjs';
-import type { BillingAction } from '../core/actions';
-import type { BillingState } from '../core/state';
-import { toUsageInfo } from '../core/usage-view';
-import type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from '../features/devtools-hook';
-import type { FeatureSetup } from '../features/feature';
-import { freePeriodEndsAt } from '../core/snapshot';
+import {
+  devtoolsEffect,
+  type DevtoolsConnection,
+  type DevtoolsHook,
+  type DevtoolsState,
+} from '../features/devtools-hook';
 import type { DevtoolsExtension } from './extension';
 import { safeAction, safeState } from './json-safe';
 
@@ -51,29 +50,6 @@ function quietly(call: () => void): void {
   }
 }
 
-/**
- * The client's public state, from the store: the usage at `now`, the status, and the free period's
- * end on the wall clock. That end is converted when the store's end changes, not for every action:
- * a browser's two clocks (`performance.now()` in fractions, `Date.now()` in whole ms) read again
- * each time round the same end 1 ms apart.
- */
-function stateView({ scheduler, wallNow }: FeatureSetup): (state: BillingState) => DevtoolsState {
-  let end: number | null = null;
-  let endsAt: number | null = null;
-  return (state) => {
-    const now = scheduler.now();
-    if (state.freePeriodEnd !== end) {
-      end = state.freePeriodEnd;
-      endsAt = freePeriodEndsAt(state, now, wallNow());
-    }
-    return {
-      usage: toUsageInfo(state, now),
-      status: state.status,
-      freePeriodEndsAt: end !== null && end > now ? endsAt : null,
-    };
-  };
-}
-
 /** Opens the instance and sends the initial state; `null` when the extension refuses. */
 function open(extension: DevtoolsExtension, name: string, initial: DevtoolsState): DevtoolsConnection | null {
   try {
@@ -110,20 +86,7 @@ export function reduxDevtools(options: ReduxDevtoolsOptions = {}): DevtoolsHook 
       const extension = options.extension === undefined ? defaultExtension() : options.extension;
       if (typeof extension?.connect !== 'function') return {};
       const name = options.name ?? `unified-billing:${setup.scope}`;
-      // An effect that emits nothing: it connects as the client is created (after a bootstrap), sees
-      // every applied action after the store took it, and closes on dispose, when effects are cut.
-      const effect = (action$: Observable<BillingAction>, state$: { readonly value: BillingState }) =>
-        new Observable<never>(() => {
-          const stateOf = stateView(setup);
-          const connection = open(extension, name, stateOf(state$.value));
-          if (connection === null) return undefined;
-          const subscription = action$.subscribe((action) => connection.send(action, stateOf(state$.value)));
-          return () => {
-            subscription.unsubscribe();
-            connection.close();
-          };
-        });
-      return { effects: [effect] };
+      return { effects: [devtoolsEffect(setup, (initial) => open(extension, name, initial))] };
     },
   };
 }

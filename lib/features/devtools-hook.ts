@@ -1,6 +1,12 @@
-import type { BillingFeature } from './feature';
-import type { BillingStatus } from '../core/billing-status';
+import { Observable } from 'rxjs';
+import type { BillingFeature, FeatureSetup } from './feature';
+import type { BillingStatus } from '../shared/billing-status';
 import type { UsageInfo } from '../shared/types';
+import type { BillingAction } from '../core/actions';
+import type { BillingState } from '../core/state';
+import { toUsageInfo } from '../core/usage-view';
+import { freePeriodEndsAt } from '../core/snapshot';
+import type { Effect } from '../store/effect';
 
 /**
  * The client's public state as a DevTools panel is sent it, once
@@ -37,8 +43,8 @@ export interface DevtoolsConnection {
 
 /**
  * The `devtools` option, made by `reduxDevtools()` from
- * `unified-billing/devtools`: a {@link BillingFeature} like `tabSync()`, so
- * its code is in no bundle that does not import that entry.
+ * `unified-billing/devtools`: an opt-in feature like `tabSync()`, so its code
+ * is in no bundle that does not import that entry.
  *
  * @example
  * ```ts
@@ -49,3 +55,51 @@ export interface DevtoolsConnection {
  * ```
  */
 export type DevtoolsHook = BillingFeature<'devtools'>;
+
+/**
+ * The client's public state, from the store: the usage at `now`, the status, and the free period's
+ * end on the wall clock. That end is converted when the store's end changes, not for every action:
+ * a browser's two clocks (`performance.now()` in fractions, `Date.now()` in whole ms) read again
+ * each time round the same end 1 ms apart.
+ */
+function stateView({ scheduler, wallNow }: FeatureSetup): (state: BillingState) => DevtoolsState {
+  let end: number | null = null;
+  let endsAt: number | null = null;
+  return (state) => {
+    const now = scheduler.now();
+    if (state.freePeriodEnd !== end) {
+      end = state.freePeriodEnd;
+      endsAt = freePeriodEndsAt(state, now, wallNow());
+    }
+    return {
+      usage: toUsageInfo(state, now),
+      status: state.status,
+      freePeriodEndsAt: end !== null && end > now ? endsAt : null,
+    };
+  };
+}
+
+// Here, on the feature side, so unified-billing/devtools sees the public state only and never
+// imports core or store (the direction rule of the layers).
+/**
+ * The one effect of a DevTools bridge. It emits nothing: it calls `open` with the public state
+ * as the client is created (after a bootstrap), sends every applied action after the store took
+ * it, and closes on dispose, when effects are cut. `open` returns `null` to stay silent.
+ * @internal
+ */
+export function devtoolsEffect(
+  setup: FeatureSetup,
+  open: (initial: DevtoolsState) => DevtoolsConnection | null,
+): Effect {
+  return (action$: Observable<BillingAction>, state$: { readonly value: BillingState }) =>
+    new Observable<never>(() => {
+      const stateOf = stateView(setup);
+      const connection = open(stateOf(state$.value));
+      if (connection === null) return undefined;
+      const subscription = action$.subscribe((action) => connection.send(action, stateOf(state$.value)));
+      return () => {
+        subscription.unsubscribe();
+        connection.close();
+      };
+    });
+}

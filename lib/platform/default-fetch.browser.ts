@@ -3,7 +3,8 @@
 // test's mock) is the one used; and called as a method of globalThis, because
 // the browser's fetch throws "Illegal invocation" when its `this` is any
 // other object (an options object or a client holding it as a property).
-import type { FetchLike } from '../shared/types';
+// shared's FetchLike by its shape: platform/ files are leaves the build swaps, importing nothing from lib.
+type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 /**
  * The platform `fetch`, unless the caller injected one.

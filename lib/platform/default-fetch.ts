@@ -4,7 +4,8 @@
 // default-fetch.browser.ts instead (scripts/build.mjs), so a browser app
 // never ships cross-fetch's whatwg-fetch polyfill.
 import crossFetch from 'cross-fetch';
-import type { FetchLike } from '../shared/types';
+// shared's FetchLike by its shape: platform/ files are leaves the build swaps, importing nothing from lib.
+type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 /**
  * `cross-fetch`, unless the caller injected a fetch.

@@ -1,9 +1,8 @@
 import type { Observable } from 'rxjs';
-import type { BillingCheckResult, UsageInfo } from '../shared/types';
-import type { BillingModule } from '../client/client-types';
-import { initialStatus, type BillingStatus } from '../core/billing-status';
+import type { BillingCheckResult, BillingModule, BillingStatus, UsageInfo } from '../index';
+import { initialStatus } from '../shared/billing-status';
 // Display equality is the same as onChange's: every field but the ticking countdown, which has its own store.
-import { sameUsage } from '../core/usage-view';
+import { sameUsage } from '../shared/quota-keys';
 
 /**
  * The three functions `useSyncExternalStore` takes. Snapshots are stable:
@@ -103,7 +102,7 @@ function createStores(billing: BillingModule): BillingStores {
     },
     null,
   );
-  const status = store([billing.status$], (last) => orLast(() => billing.getStatus(), last), initialStatus.view);
+  const status = store([billing.status$], (last) => orLast(() => billing.getStatus(), last), initialStatus);
   return {
     usage: pinnedServer(usage, bootstrapped, usage.getSnapshot),
     // check() returns frozen shared objects, so its result is already a stable snapshot.
@@ -120,7 +119,7 @@ function createStores(billing: BillingModule): BillingStores {
     // getStatus() returns the same frozen object until something changed: already a stable snapshot.
     // Without a bootstrap the server never knows what the browser's client will: hydration starts
     // from "not loaded".
-    status: pinnedServer(status, bootstrapped, () => initialStatus.view),
+    status: pinnedServer(status, bootstrapped, () => initialStatus),
   };
 }
 

@@ -1,7 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { BillingCheckResult, UsageInfo } from '../shared/types';
-import type { BillingModule } from '../client/client-types';
-import type { BillingStatus } from '../core/billing-status';
+import type { BillingCheckResult, BillingModule, BillingStatus, UsageInfo } from '../index';
 import { billingStores, type ExternalStore } from './external-store';
 
 function useStore<T>(store: ExternalStore<T>): T {

@@ -1,5 +1,5 @@
 import { createContext, createElement, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { BillingModule, Client } from '../client/client-types';
+import type { BillingModule, Client } from '../index';
 
 /** Who a provider's client is for: an id (not a token), `null` or absent for an app with one user. */
 export type BillingUser = string | number | null | undefined;

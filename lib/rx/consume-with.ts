@@ -1,7 +1,6 @@
 import { catchError, defer, map, mergeMap, of, type OperatorFunction } from 'rxjs';
 import { BillingError, isBillingError } from '../shared/errors';
-import type { BillingModule } from '../client/client-types';
-import type { ConsumeOptions, ConsumeOutcome } from '../shared/types';
+import type { BillingConsumeResult, ConsumeOptions, ConsumeOutcome } from '../shared/types';
 
 function optionsFailure(error: unknown): BillingError {
   const kind = error instanceof Error ? error.name : typeof error;
@@ -27,7 +26,8 @@ function optionsFailure(error: unknown): BillingError {
  * ```
  */
 export function consumeWith<T>(
-  billing: Pick<BillingModule, 'consume'>,
+  // `billing.consume` by its shape: rx/ sits beside client/ under the barrel and imports only shared/.
+  billing: { consume(options?: ConsumeOptions): Promise<BillingConsumeResult> },
   optionsFor?: (event: T) => ConsumeOptions | undefined,
 ): OperatorFunction<T, ConsumeOutcome> {
   return (source) =>

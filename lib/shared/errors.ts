@@ -1,3 +1,8 @@
+import { HAS_ENV, type ProcessEnvHolder } from './dev';
+
+// The global a bundler replaces (shared/dev.ts).
+declare const process: ProcessEnvHolder;
+
 /**
  * Every way a call of the client can fail.
  *
@@ -119,3 +124,19 @@ export function isBillingError(error: unknown, code?: BillingErrorCode): error i
 
 /** The error of a call its caller's signal aborted (a request, or a wait for one). */
 export const abortedError = (): BillingError => new BillingError('aborted', 'The call was aborted');
+
+/**
+ * Throws `invalid_argument` with `message`, followed in development
+ * (shared/dev.ts) by what the option got when a value is given: numbers,
+ * booleans, `null` and `undefined` as they are, anything else by its kind only
+ * (a string or an object may hold a credential).
+ */
+export function invalid(message: string, ...got: [unknown?]): never {
+  const [value] = got;
+  const kind = typeof value;
+  const shown = value === null || /^[unb]/.test(kind) ? String(value) : kind === 'object' ? 'an object' : `a ${kind}`;
+  throw new BillingError(
+    'invalid_argument',
+    HAS_ENV && process.env.NODE_ENV !== 'production' && got.length ? `${message} (got ${shown})` : message,
+  );
+}

@@ -5,7 +5,7 @@ import type { RecoveredConsume } from '../shared/feature-types';
 import type { BillingSnapshot } from '../core/snapshot';
 import type { BillingApi } from '../transport/billing-api';
 import type { StoreHooks } from './hooks';
-import type { BillingStatus } from '../core/billing-status';
+import type { BillingStatus } from '../shared/billing-status';
 import type {
   BillingCheckResult,
   BillingConsumeResult,

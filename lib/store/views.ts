@@ -2,7 +2,7 @@ import { Observable, type SchedulerAction, type SchedulerLike, type Subscription
 import { freePeriodSeconds } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { inBackground } from '../shared/scheduler';
-import type { BillingStatus } from '../core/billing-status';
+import type { BillingStatus } from '../shared/billing-status';
 
 /**
  * `freePeriodRemaining$`: the whole seconds left, emitted on each second

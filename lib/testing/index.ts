@@ -1,5 +1,5 @@
-export { startReferenceBackend } from './reference-backend';
-export { createReferenceBackend } from './create-reference-backend';
+export { startReferenceBackend } from './http/reference-backend';
+export { createReferenceBackend } from './http/create-reference-backend';
 export type {
   InProcessBackendOptions,
   InProcessReferenceBackend,
@@ -18,7 +18,7 @@ export type {
   ReferenceUserSnapshot,
   RequestRecord,
 } from './types';
-export { BACKEND_CODES, MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH, REFERENCE_PATHS } from './wire';
-export type { Envelope } from './wire';
+export { BACKEND_CODES, MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH, REFERENCE_PATHS } from './backend/wire';
+export type { Envelope } from './backend/wire';
 export { createTestClock } from './test-clock';
 export type { TestClock, TestClockOptions } from './test-clock';

@@ -1,6 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import { createClient } from '../../lib/client/create-client';
-import type { Client } from '../../lib/client/client-types';
+import { createClient, type Client } from '../../lib';
 import { UserBackend } from '../helpers/client-fixture';
 import { VirtualClock } from '../helpers/virtual-clock';
 

@@ -2,7 +2,7 @@ import type { BillingAction } from '../../lib/core/actions';
 import { reduce } from '../../lib/core/reducer';
 import { initialState, type BillingState } from '../../lib/core/state';
 import { BillingError, type BillingErrorCode } from '../../lib/shared/errors';
-import type { BillingStatus } from '../../lib/core/billing-status';
+import type { BillingStatus } from '../../lib/shared/billing-status';
 
 // The status is folded by the pure reducer from the same facts as the quota (issue 17 item 2).
 const fail = (code: BillingErrorCode) => new BillingError(code, `${code} failure`);

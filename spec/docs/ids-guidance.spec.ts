@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient } from '../../lib/client/create-client';
+import { createClient } from '../../lib';
 import { createReferenceBackend } from '../../lib/testing';
 import { VirtualClock } from '../helpers/virtual-clock';
 

@@ -1,5 +1,5 @@
-import type { Fault } from '../../lib/testing/types';
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import type { Fault } from '../../lib/testing';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import { outcomeOf, type Expectation, type Scenario } from './harness';
 
 const FREE_CHARGED = { freeRemaining: 1, isCredit: false, isBlacklisted: false };

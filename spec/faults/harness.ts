@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Fault, ReferenceUser } from '../../lib/testing/types';
-import type { ClientOptions } from '../../lib/client/options';
-import type { FetchLike, UsageInfo } from '../../lib/shared/types';
+import type { Fault, ReferenceUser } from '../../lib/testing';
+import type { ClientOptions, FetchLike, UsageInfo } from '../../lib';
 import { drivenClient } from '../helpers/drive';
 import type { ContractBackend } from '../testing/http-helpers';
 

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
-import { BillingError } from '../../lib/shared/errors';
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import { BillingError } from '../../lib';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import type { ContractBackend } from '../testing/http-helpers';
 import { DEFAULT_USER, makeHarness, outcomeOf, TOKEN, type ActContext, type Outcome, type Scenario } from './harness';
 

@@ -1,4 +1,4 @@
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import { outcomeOf, TOKEN, type ActContext, type Outcome, type Scenario } from './harness';
 
 const PRIMED = { freeRemaining: 2, creditsBalance: 10, inFreePeriod: false };

@@ -1,9 +1,4 @@
-import { createClient } from '../../lib/client/create-client';
-import type { Client } from '../../lib/client/client-types';
-import type { ClientOptions } from '../../lib/client/options';
-import { reloadSafe } from '../../lib/features/persist';
-import { tabSync } from '../../lib/features/sync';
-import type { FetchLike } from '../../lib/shared/types';
+import { createClient, type Client, type ClientOptions, reloadSafe, tabSync, type FetchLike } from '../../lib';
 import { TabScheduler } from '../model/tab-scheduler';
 import { BASE_URL, UserBackend, type Quota } from './client-fixture';
 import { ChannelHub, installFakeChannel } from './fake-channel';

@@ -1,13 +1,14 @@
-import { createClient } from '../../lib/client/create-client';
-import type { Client } from '../../lib/client/client-types';
-import type { ClientOptions } from '../../lib/client/options';
+import { createClient, type Client, type ClientOptions } from '../../lib';
 import { createReferenceBackend, REFERENCE_PATHS, type InProcessReferenceBackend } from '../../lib/testing';
-import { PATHS } from '../../lib/shared/wire';
 import { VirtualClock } from './virtual-clock';
 import { Wire } from './wire-log';
 
 export const BASE_URL = 'http://billing.test';
-export const PATH = { count: PATHS.freeTrialCount, balance: PATHS.balance, consume: PATHS.consume } as const;
+export const PATH = {
+  count: REFERENCE_PATHS.freeTrialCount,
+  balance: REFERENCE_PATHS.balance,
+  consume: REFERENCE_PATHS.consume,
+} as const;
 
 export const ok = (data: unknown): string => JSON.stringify({ code: 0, message: 'ok', data });
 export const coded = (code: number, message = 'no'): string => JSON.stringify({ code, message, data: null });

@@ -1,7 +1,5 @@
 import crossFetch from 'cross-fetch';
-import { createClient } from '../../lib/client/create-client';
-import type { ClientOptions } from '../../lib/client/options';
-import type { FetchLike } from '../../lib/shared/types';
+import { createClient, type ClientOptions, type FetchLike } from '../../lib';
 import { VirtualClock } from './virtual-clock';
 import { Wire } from './wire-log';
 

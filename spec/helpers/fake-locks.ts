@@ -1,4 +1,4 @@
-import type { LocksLike } from '../../lib/shared/feature-types';
+import type { LocksLike } from '../../lib';
 
 interface Request {
   readonly tab: number;

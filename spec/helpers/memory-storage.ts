@@ -1,4 +1,4 @@
-import type { StorageLike } from '../../lib/shared/feature-types';
+import type { StorageLike } from '../../lib';
 
 /** A `localStorage` stand-in that survives "reloads" (clients created on it in turn), with a switch to make it throw. */
 export class MemoryStorage implements StorageLike {

@@ -1,4 +1,4 @@
-import type { FetchLike } from '../../lib/shared/types';
+import type { FetchLike } from '../../lib';
 
 /** One request the client sent, as it left the client. */
 export interface SentRequest {

@@ -1,4 +1,4 @@
-import { BillingError } from '../../lib/shared/errors';
+import { BillingError } from '../../lib';
 import { liveClient, PATHS, useBackend, wire } from './harness';
 
 const backend = useBackend();

@@ -1,6 +1,6 @@
 import { from } from 'rxjs';
 import { toArray } from 'rxjs/operators';
-import { consumeWith } from '../../lib/rx/consume-with';
+import { consumeWith } from '../../lib';
 import { clientFor, externalIds, liveClient, PATHS, useBackend } from './harness';
 
 const backend = useBackend();

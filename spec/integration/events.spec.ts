@@ -1,4 +1,4 @@
-import type { UsageInfo } from '../../lib/shared/types';
+import type { UsageInfo } from '../../lib';
 import { liveClient, useBackend } from './harness';
 
 const backend = useBackend();

@@ -5,9 +5,7 @@ import {
   type ReferenceUser,
   type RequestRecord,
 } from '../../lib/testing';
-import type { Client } from '../../lib/client/client-types';
-import type { ClientOptions } from '../../lib/client/options';
-import type { FetchLike } from '../../lib/shared/types';
+import type { Client, ClientOptions, FetchLike } from '../../lib';
 import { drivenClient } from '../helpers/drive';
 import { makeUser } from '../testing/http-helpers';
 

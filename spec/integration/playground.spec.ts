@@ -3,7 +3,7 @@ import { DEMO_USERS, PLAYGROUND_APP_KEY } from '../../playground/server/demo-use
 import { startPlayground, type Playground } from '../../playground/server/start-playground';
 import { runWalkthrough } from '../../playground/demo/walkthrough';
 import { renderTable } from '../../playground/demo/step-report';
-import type { FetchLike } from '../../lib/shared/types';
+import type { FetchLike } from '../../lib';
 import { drivenClient } from '../helpers/drive';
 
 describe('the playground, in process', () => {

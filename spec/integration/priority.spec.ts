@@ -1,4 +1,4 @@
-import { isBillingError } from '../../lib/shared/errors';
+import { isBillingError } from '../../lib';
 import { liveClient, MODULE, PATHS, useBackend, wire } from './harness';
 
 const backend = useBackend();

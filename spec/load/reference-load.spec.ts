@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { createClient } from '../../lib/client/create-client';
+import { createClient, type Client } from '../../lib';
 import { startReferenceBackend, type ReferenceBackend, type ReferenceUser } from '../../lib/testing';
-import type { Client } from '../../lib/client/client-types';
 import { recordFigures } from '../helpers/figures';
 import { VirtualClock } from '../helpers/virtual-clock';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import { attemptTimes, compare, expectError, settle, stats, type Predicted } from './compare';
 import {
   backendConsume,

@@ -1,5 +1,5 @@
 import { BillingError } from '../../lib/shared/errors';
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import type { SentRequest } from '../helpers/wire-log';
 import { expectedReason, expectedUsage, type Model } from './model-state';
 import { MODULE, TOKEN, type Real } from './real-system';

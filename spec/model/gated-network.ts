@@ -1,6 +1,6 @@
-import { createBackendCore } from '../../lib/testing/backend-core';
-import { inProcessFetch } from '../../lib/testing/in-process-fetch';
-import type { ReferenceState } from '../../lib/testing/reference-state';
+import { createBackendCore } from '../../lib/testing/backend/backend-core';
+import { inProcessFetch } from '../../lib/testing/http/in-process-fetch';
+import type { ReferenceState } from '../../lib/testing/backend/reference-state';
 import type { FetchLike } from '../../lib/shared/types';
 
 /** The backend's answer: the HTTP status and the JSON envelope. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import { MemoryStorage, quotaError } from '../helpers/memory-storage';
 import { FAMILIES, familyOn, type Family } from './families';
 import { lifecycleStats, stepViolations, trace } from './lifecycle-invariants';

@@ -1,4 +1,4 @@
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import type { Exchange } from './gated-network';
 import type { Call, Tab, World } from './lifecycle-world';
 

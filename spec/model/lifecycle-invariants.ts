@@ -1,5 +1,5 @@
 import type { BillingError } from '../../lib/shared/errors';
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import type { BillingConsumeResult } from '../../lib/shared/types';
 import type { Exchange } from './gated-network';
 import { edgeRestViolations, edgeStepViolations } from './lifecycle-edges';

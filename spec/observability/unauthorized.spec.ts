@@ -1,7 +1,6 @@
 import crossFetch from 'cross-fetch';
 import nock from 'nock';
-import type { Client } from '../../lib/client/client-types';
-import type { FetchLike } from '../../lib/shared/types';
+import type { Client, FetchLike } from '../../lib';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 import { drivenClient } from '../helpers/drive';
 import type { SentRequest } from '../helpers/wire-log';

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
-import { createClient } from '../../lib/client/create-client';
-import { createBackendCore } from '../../lib/testing/backend-core';
-import { inProcessFetch } from '../../lib/testing/in-process-fetch';
-import { ReferenceState } from '../../lib/testing/reference-state';
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
-import type { Client } from '../../lib/client/client-types';
+import { createClient, type Client } from '../../lib';
+import { createBackendCore } from '../../lib/testing/backend/backend-core';
+import { inProcessFetch } from '../../lib/testing/http/in-process-fetch';
+import { ReferenceState } from '../../lib/testing/backend/reference-state';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import { recordFigures } from '../helpers/figures';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { Wire, type SentRequest } from '../helpers/wire-log';

@@ -1,8 +1,7 @@
 import { act, createElement as h, StrictMode, useEffect, useRef, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createClient, type Client } from '../../lib';
+import { createClient, type Client, type ClientOptions } from '../../lib';
 import { BillingProvider, useBilling, useBillingStatus, useUsage, type BillingUser } from '../../lib/react';
-import type { ClientOptions } from '../../lib/client/options';
 import { fixture, PATH, UserBackend } from '../helpers/client-fixture';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { reactRoot } from './react-root';

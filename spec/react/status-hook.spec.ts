@@ -1,7 +1,7 @@
 import { act, createElement as h } from 'react';
 import { renderToString } from 'react-dom/server';
 import { billingStores, useBillingCheck, useBillingStatus, useUsage } from '../../lib/react';
-import type { BillingModule } from '../../lib/client/client-types';
+import type { BillingModule } from '../../lib';
 import { fixture, PATH } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 import { reactRoot } from './react-root';

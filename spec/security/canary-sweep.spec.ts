@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
-import { createClient } from '../../lib/client/create-client';
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import { createClient } from '../../lib';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import { consumeScenarios } from '../faults/consume-scenarios';
 import { openBackend } from '../testing/http-helpers';
 import { renderings, runScenario } from '../faults/run-scenario';

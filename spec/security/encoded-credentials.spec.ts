@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import type { BillingEvent } from '../../lib/shared/billing-event';
+import type { BillingEvent } from '../../lib';
 import { cleanup, coded, fixture, PATH } from '../helpers/client-fixture';
 import { byMode, requestMessage } from '../helpers/mode';
 import { billingEvents } from '../../lib';

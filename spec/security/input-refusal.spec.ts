@@ -1,4 +1,4 @@
-import { createClient } from '../../lib/client/create-client';
+import { createClient } from '../../lib';
 import { UserBackend } from '../helpers/client-fixture';
 
 describe('baseUrl is refused at createClient', () => {

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { createClient } from '../../lib/client/create-client';
-import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
-import { REFERENCE_PATHS as P } from '../../lib/testing/wire';
+import { createClient } from '../../lib';
+import { startReferenceBackend, type ReferenceBackend, REFERENCE_PATHS as P } from '../../lib/testing';
 import { recordFigures } from '../helpers/figures';
 
 const TOKEN = 'round-trip-token';

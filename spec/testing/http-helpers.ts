@@ -9,7 +9,7 @@ import {
   type ReferenceBackendOptions,
   type ReferenceUser,
 } from '../../lib/testing';
-import type { FetchLike } from '../../lib/shared/types';
+import type { FetchLike } from '../../lib';
 
 export const MODULE = 'generator_demo';
 

@@ -1,5 +1,5 @@
 import { getEventListeners, setMaxListeners } from 'node:events';
-import { BillingError } from '../../lib/shared/errors';
+import { BillingError } from '../../lib';
 import { settle } from '../helpers/virtual-clock';
 import type { SentRequest } from '../helpers/wire-log';
 import { fakeApi, outcome } from './api-fixture';

@@ -1,4 +1,4 @@
-import type { BillingEvent } from '../../lib/shared/billing-event';
+import type { BillingEvent } from '../../lib';
 import { defaultFetch } from '../../lib/platform/default-fetch.browser';
 import { cleanup, fixture } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';

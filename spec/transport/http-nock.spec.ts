@@ -1,8 +1,6 @@
 import crossFetch from 'cross-fetch';
 import nock from 'nock';
-import type { Client } from '../../lib/client/client-types';
-import type { ClientOptions } from '../../lib/client/options';
-import type { FetchLike } from '../../lib/shared/types';
+import type { Client, ClientOptions, FetchLike } from '../../lib';
 import { drivenClient } from '../helpers/drive';
 
 // A reset is marked in nock's answer and raised here: nock's mock socket can emit

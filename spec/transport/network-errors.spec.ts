@@ -3,12 +3,8 @@ import { createServer } from 'node:net';
 import crossFetch from 'cross-fetch';
 import { inspect } from 'node:util';
 import nock from 'nock';
-import { createClient } from '../../lib/client/create-client';
-import { BillingError } from '../../lib/shared/errors';
+import { createClient, BillingError, type Client, type ClientOptions, type FetchLike } from '../../lib';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
-import type { Client } from '../../lib/client/client-types';
-import type { ClientOptions } from '../../lib/client/options';
-import type { FetchLike } from '../../lib/shared/types';
 import { byMode } from '../helpers/mode';
 
 const TOKEN = 'tok-net-9c41d7e2b5';

@@ -1,7 +1,6 @@
-import { BillingError } from '../../lib/shared/errors';
-import { PATHS } from '../../lib/shared/wire';
+import { BillingError } from '../../lib';
+import { REFERENCE_PATHS as PATHS, type Fault } from '../../lib/testing';
 import { settle } from '../helpers/virtual-clock';
-import type { Fault } from '../../lib/testing';
 import { failAll, fakeApi, outcome } from './api-fixture';
 
 const UNAVAILABLE: Fault = { kind: 'status', status: 503 };

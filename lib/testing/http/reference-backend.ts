@@ -1,8 +1,8 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { createBackendCore } from './backend-core';
-import type { ReferenceBackend, ReferenceBackendOptions } from './backend-types';
-import type { BackendRequest } from './exchange';
+import { createBackendCore } from '../backend/backend-core';
+import type { ReferenceBackend, ReferenceBackendOptions } from '../backend-types';
+import type { BackendRequest } from '../backend/exchange';
 import { inProcessFetch } from './in-process-fetch';
 import { readBody } from './read-body';
 import { serveResponse } from './serve-reply';

@@ -1,6 +1,6 @@
-import { REFERENCE_PATHS, startReferenceBackend } from '../../lib/testing';
-import { until, within } from '../helpers/waiting';
-import { expectErrorBody, getBalance, makeUser, overHttp, rawRequest } from './http-helpers';
+import { REFERENCE_PATHS, startReferenceBackend } from '../../../lib/testing';
+import { until, within } from '../../helpers/waiting';
+import { expectErrorBody, getBalance, makeUser, overHttp, rawRequest } from '../http-helpers';
 
 describe('reference backend: start and close', () => {
   test('startReferenceBackend rejects invalid or duplicate users', async () => {

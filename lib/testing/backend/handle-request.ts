@@ -1,7 +1,7 @@
 import { BodyTooLargeError, InvalidEncodingError } from './body-errors';
 import type { BackendRequest } from './exchange';
 import type { ReferenceState } from './reference-state';
-import type { RequestRecord } from './types';
+import type { RequestRecord } from '../types';
 import { MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH, REFERENCE_PATHS, errorReply, okReply, type Reply } from './wire';
 
 // A Map, not an object: a path like `/__proto__` must not find a route.

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { BackendResponse } from './exchange';
-import type { RequestRecord } from './types';
+import type { BackendResponse } from '../backend/exchange';
+import type { RequestRecord } from '../types';
 
 /**
  * Carries out a decided response on Node's `http`: writes an answer, starts a

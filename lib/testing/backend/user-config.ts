@@ -1,4 +1,4 @@
-import type { ReferenceUser, ReferenceUserPatch } from './types';
+import type { ReferenceUser, ReferenceUserPatch } from '../types';
 
 const COUNT_FIELDS = ['freeRemaining', 'freeTotal'] as const;
 const AMOUNT_FIELDS = ['creditsPerUse', 'creditsBalance'] as const;

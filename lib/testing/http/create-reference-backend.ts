@@ -1,5 +1,5 @@
-import { createBackendCore } from './backend-core';
-import type { InProcessBackendOptions, InProcessReferenceBackend } from './backend-types';
+import { createBackendCore } from '../backend/backend-core';
+import type { InProcessBackendOptions, InProcessReferenceBackend } from '../backend-types';
 import { inProcessFetch } from './in-process-fetch';
 
 /**

@@ -1,5 +1,5 @@
-import { createClient } from '../../lib/client/create-client';
-import { createReferenceBackend, REFERENCE_PATHS } from '../../lib/testing';
+import { createClient } from '../../../lib';
+import { createReferenceBackend, REFERENCE_PATHS } from '../../../lib/testing';
 
 // What Jest's jsdom environment lacks (issue 18): the in-process backend must not need any of it.
 const MISSING = ['Response', 'Request', 'Headers', 'ReadableStream', 'TextEncoder', 'TextDecoder', 'structuredClone'];

@@ -1,4 +1,4 @@
-import { BACKEND_CODES, startReferenceBackend } from '../../lib/testing';
+import { BACKEND_CODES, startReferenceBackend } from '../../../lib/testing';
 import {
   MODULE,
   TRANSPORTS,
@@ -8,7 +8,7 @@ import {
   openBackend,
   postConsume,
   type ContractBackend,
-} from './http-helpers';
+} from '../http-helpers';
 
 describe('reference backend: the server', () => {
   test('url is http://127.0.0.1:<port> without a trailing slash', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { ReferenceState } from '../../lib/testing/reference-state';
-import type { ReferenceUser } from '../../lib/testing';
+import { ReferenceState } from '../../../lib/testing/backend/reference-state';
+import type { ReferenceUser } from '../../../lib/testing';
 
 const base: ReferenceUser = { token: 't', freeRemaining: 1, freeTotal: 1, creditsPerUse: 5, creditsBalance: 12 };
 const M = 'generator_demo';

@@ -1,10 +1,10 @@
-import type { BackendCore } from './backend-core';
-import type { ReferenceFetch } from './backend-types';
-import { decodeBody } from './body-errors';
-import type { BackendRequest, BackendResponse } from './exchange';
+import type { BackendCore } from '../backend/backend-core';
+import type { ReferenceFetch } from '../backend-types';
+import { decodeBody } from '../backend/body-errors';
+import type { BackendRequest, BackendResponse } from '../backend/exchange';
 import { PlainResponse } from './plain-response';
-import type { RequestRecord } from './types';
-import { utf8Encode } from './utf8';
+import type { RequestRecord } from '../types';
+import { utf8Encode } from '../backend/utf8';
 
 // Statuses whose Response must have no body.
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);

@@ -1,4 +1,4 @@
-import type { ChargeRecord, ModuleQuota, ReferenceUser, ReferenceUserPatch, ReferenceUserSnapshot } from './types';
+import type { ChargeRecord, ModuleQuota, ReferenceUser, ReferenceUserPatch, ReferenceUserSnapshot } from '../types';
 import { assertValidPatch, assertValidUser } from './user-config';
 import { BACKEND_CODES, type Envelope } from './wire';
 

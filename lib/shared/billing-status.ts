@@ -1,5 +1,4 @@
-import { initialState } from './state';
-import type { BillingError } from '../shared/errors';
+import type { BillingError } from './errors';
 
 /**
  * What a UI needs to render the billing state honestly: `billing.getStatus()`
@@ -24,5 +23,13 @@ export interface BillingStatus {
   readonly error: BillingError | null;
 }
 
+// A public value type with its one constant, below core: the reducer's initial state starts from it
+// and the React bindings render it on the server, without either importing the other's layer.
 /** Before anything happened: not loaded, nothing in flight, no error (the server render's status). */
-export const initialStatus: { readonly view: BillingStatus } = { view: initialState.status };
+export const initialStatus: BillingStatus = Object.freeze({
+  loaded: false,
+  loading: false,
+  fetchedAt: null,
+  pending: 0,
+  error: null,
+});

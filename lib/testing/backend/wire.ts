@@ -1,8 +1,8 @@
-import { BACKEND_CODES, PATHS, type Envelope } from '../shared/wire';
+import { BACKEND_CODES, PATHS, type Envelope } from '../../shared/wire';
 
 // One wire module for the client and the reference backend; these are its names in `unified-billing/testing`.
-export { BACKEND_CODES, MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH } from '../shared/wire';
-export type { Envelope } from '../shared/wire';
+export { BACKEND_CODES, MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
+export type { Envelope } from '../../shared/wire';
 
 /**
  * The paths of the three backend calls, e.g. for `failNext`.

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { BodyTooLargeError, decodeBody } from './body-errors';
+import { BodyTooLargeError, decodeBody } from '../backend/body-errors';
 
 /**
  * Reads a request body as UTF-8 text, at most `limit` bytes. A declared

@@ -1,4 +1,4 @@
-import { BACKEND_CODES } from '../../lib/testing';
+import { BACKEND_CODES } from '../../../lib/testing';
 import {
   MODULE,
   TRANSPORTS,
@@ -7,7 +7,7 @@ import {
   openBackend,
   postConsume,
   type ContractBackend,
-} from './http-helpers';
+} from '../http-helpers';
 
 describe.each(TRANSPORTS)('reference backend: concurrent consumes (%s)', (transport) => {
   let backend: ContractBackend;

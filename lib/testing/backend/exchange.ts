@@ -1,4 +1,4 @@
-import type { RequestRecord } from './types';
+import type { RequestRecord } from '../types';
 
 /**
  * One request as the reference backend's handler sees it, whatever carried

@@ -1,4 +1,4 @@
-import { REFERENCE_PATHS, type ReferenceUser } from '../../lib/testing';
+import { REFERENCE_PATHS, type ReferenceUser } from '../../../lib/testing';
 import {
   MODULE,
   TRANSPORTS,
@@ -9,7 +9,7 @@ import {
   postConsume,
   rawRequest,
   type ContractBackend,
-} from './http-helpers';
+} from '../http-helpers';
 
 describe.each(TRANSPORTS)('reference backend: test hooks (%s)', (transport) => {
   let backend: ContractBackend;

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, REFERENCE_PATHS, type ReferenceUser } from '../../lib/testing';
+import { MAX_BODY_BYTES, REFERENCE_PATHS, type ReferenceUser } from '../../../lib/testing';
 import {
   MODULE,
   TRANSPORTS,
@@ -11,7 +11,7 @@ import {
   type RawAnswer,
   type RawOptions,
   type TransportName,
-} from './http-helpers';
+} from '../http-helpers';
 
 const user: ReferenceUser = makeUser({ freeRemaining: 1, freeTotal: 1, creditsPerUse: 5, creditsBalance: 50 });
 const auth = { Authorization: `Bearer ${user.token}` };

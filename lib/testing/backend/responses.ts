@@ -1,5 +1,5 @@
 import type { BackendResponse } from './exchange';
-import type { Fault } from './types';
+import type { Fault } from '../types';
 import type { Reply } from './wire';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -1,4 +1,4 @@
-import { utf8Encode } from './utf8';
+import { utf8Encode } from '../backend/utf8';
 
 /**
  * The headers of a `PlainResponse`: the read side of `Headers`, names in

@@ -2,10 +2,10 @@ import { createHook } from 'node:async_hooks';
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { createClient } from '../../lib/client/create-client';
-import { createReferenceBackend, REFERENCE_PATHS, startReferenceBackend } from '../../lib/testing';
-import { makeUser, MODULE } from './http-helpers';
-import { bundleForNode } from '../helpers/node-bundle';
+import { createClient } from '../../../lib';
+import { createReferenceBackend, REFERENCE_PATHS, startReferenceBackend } from '../../../lib/testing';
+import { makeUser, MODULE } from '../http-helpers';
+import { bundleForNode } from '../../helpers/node-bundle';
 
 const root = join(__dirname, '../..');
 // Inside node_modules so the bundle's external packages resolve as in the repo.
@@ -179,7 +179,7 @@ describe('createReferenceBackend: a client with no socket', () => {
   test('unified-billing/testing bundles for the browser: no Node built-in is reached', async () => {
     const result = await build({
       stdin: {
-        contents: "export { createReferenceBackend } from './lib/testing';",
+        contents: "export { createReferenceBackend } from '../lib/testing';",
         resolveDir: root,
         loader: 'ts',
       },

@@ -1,5 +1,5 @@
-import { REFERENCE_PATHS, type ReferenceUser } from '../../lib/testing';
-import { TRANSPORTS, getBalance, makeUser, openBackend, postConsume, type ContractBackend } from './http-helpers';
+import { REFERENCE_PATHS, type ReferenceUser } from '../../../lib/testing';
+import { TRANSPORTS, getBalance, makeUser, openBackend, postConsume, type ContractBackend } from '../http-helpers';
 
 const ORIGIN = 'http://localhost:5173';
 

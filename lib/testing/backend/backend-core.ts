@@ -1,11 +1,11 @@
-import type { ReferenceBackendHooks } from './backend-types';
+import type { ReferenceBackendHooks } from '../backend-types';
 import { isPreflight, preflightAnswer, withCorsHeaders } from './cors';
 import type { BackendRequest, BackendResponse, Handled } from './exchange';
-import { FaultQueue } from './faults';
+import { FaultQueue } from '../faults';
 import { bearerToken, handleRequest, isApiPath } from './handle-request';
 import { ReferenceState } from './reference-state';
 import { firstValues, splitTarget } from './request-target';
-import type { Fault, ReferenceUser, RequestRecord } from './types';
+import type { Fault, ReferenceUser, RequestRecord } from '../types';
 import { jsonAnswer, rawFaultAnswer } from './responses';
 import { errorReply, type Reply } from './wire';
 import { copyRecord } from './copy-record';

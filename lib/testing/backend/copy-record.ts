@@ -1,4 +1,4 @@
-import type { RequestRecord } from './types';
+import type { RequestRecord } from '../types';
 
 /**
  * A deep copy of a request record, without `structuredClone` (Jest's jsdom
