@@ -1,5 +1,8 @@
 import type { BillingModule } from '../index';
 
+/** The class of a billing element: an `HTMLElement` with a `billing` property. */
+export type BoundElementClass = new () => HTMLElement & { billing: BillingModule | null };
+
 /**
  * The base of both elements, built only where `HTMLElement` exists (so the
  * entry imports on a server): `billing` is a property, and `watch` runs from
@@ -9,7 +12,7 @@ import type { BillingModule } from '../index';
  */
 export function boundElement(
   watch: (element: HTMLElement, billing: BillingModule) => Array<() => void>,
-): new () => HTMLElement & { billing: BillingModule | null } {
+): BoundElementClass {
   return class extends HTMLElement {
     // Not #private: es2020 output would carry WeakMap helpers for them.
     private _billing: BillingModule | null = null;

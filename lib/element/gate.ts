@@ -1,5 +1,5 @@
-import type { BillingModule } from '../index';
-import { boundElement, loadOnce, safely } from './bound-element';
+import type { BillingError, BillingModule } from '../index';
+import { boundElement, loadOnce, safely, type BoundElementClass } from './bound-element';
 
 /**
  * The `<billing-gate>` class: a click on the button inside it consumes, then
@@ -9,7 +9,7 @@ import { boundElement, loadOnce, safely } from './bound-element';
  * and clicks on it go nowhere, so a double click is one consume; once usage
  * is loaded, the button is `disabled` whenever `check()` refuses.
  */
-export function gateClass() {
+export function gateClass(): BoundElementClass {
   return class BillingGate extends boundElement(watchGate) {
     constructor() {
       super();
@@ -33,7 +33,14 @@ export function gateClass() {
       };
       billing.consume().then(
         (result) => send('billing-granted', result),
-        (error: unknown) => send('billing-denied', error),
+        (error: BillingError) => {
+          const usage = error.code === 'insufficient_credits' ? safely(billing.getCachedUsage) : null;
+          send('billing-denied', {
+            error,
+            // The refusal refreshed the balance before the consume settled: the gap is current.
+            creditsNeeded: usage ? Math.max(0, usage.creditsPerUse - usage.creditsBalance) : null,
+          });
+        },
       );
     }
   };

@@ -5,7 +5,13 @@ import { gateClass } from './gate';
 import { meterClass } from './meter';
 import type { BillingElementNames } from './types';
 
-export type { BillingElementNames, BillingGateElement, BillingGateEventMap, BillingMeterElement } from './types';
+export type {
+  BillingDenial,
+  BillingElementNames,
+  BillingGateElement,
+  BillingGateEventMap,
+  BillingMeterElement,
+} from './types';
 export type { BillingElementProps } from './react-jsx';
 
 /**

@@ -1,5 +1,5 @@
 import type { BillingModule, BillingStatus, UsageInfo } from '../index';
-import { boundElement, loadOnce, safely } from './bound-element';
+import { boundElement, loadOnce, safely, type BoundElementClass } from './bound-element';
 import { METER_HTML } from './meter-template';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -28,7 +28,7 @@ export function announcement(before: UsageInfo | null, after: UsageInfo, unit: s
  * failed. Its `unit` attribute names what is metered ("export": "2 of 3 free
  * exports left"), "use" by default.
  */
-export function meterClass() {
+export function meterClass(): BoundElementClass {
   return class BillingMeter extends boundElement(watchMeter) {
     constructor() {
       super();

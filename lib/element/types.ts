@@ -26,8 +26,25 @@ export interface BillingMeterElement extends HTMLElement {
 export interface BillingGateEventMap extends HTMLElementEventMap {
   /** The consume went through (or answered `isBlacklisted`: the app decides): run the operation now. */
   'billing-granted': CustomEvent<BillingConsumeResult>;
-  /** The consume failed; `insufficient_credits` carries what a top-up needs in `details`. */
-  'billing-denied': CustomEvent<BillingError>;
+  /** The consume failed: the typed error, and for `insufficient_credits` what a top-up needs. */
+  'billing-denied': CustomEvent<BillingDenial>;
+}
+
+/**
+ * The detail of `billing-denied`.
+ *
+ * @example
+ * ```ts
+ * gate.addEventListener('billing-denied', ({ detail }) => {
+ *   if (detail.error.code === 'insufficient_credits') offerTopUp(detail.creditsNeeded);
+ * });
+ * ```
+ */
+export interface BillingDenial {
+  /** Why the consume failed (`insufficient_credits`, `network`, `disposed`, …). */
+  readonly error: BillingError;
+  /** For `insufficient_credits`: the credits missing for one use, from the balance the refusal refreshed; else `null`. */
+  readonly creditsNeeded: number | null;
 }
 
 /**
