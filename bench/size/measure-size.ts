@@ -120,7 +120,12 @@ const RXJS_APP = `export { ${RXJS_APP_OPERATORS.join(', ')} } from 'rxjs';`;
 // What a user's build does (element-size.ts too): ESM, minified, tree-shaken, packages resolved the
 // way the target's bundler resolves them (for browsers rxjs's `esm5` build, as
 // Vite and webpack pick it).
-export async function bundle(root: string, contents: string, target: Target, external: readonly string[]): Promise<Bundle> {
+export async function bundle(
+  root: string,
+  contents: string,
+  target: Target,
+  external: readonly string[],
+): Promise<Bundle> {
   const result = await build({
     absWorkingDir: root,
     stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'app.ts' },

@@ -61,21 +61,25 @@ export interface BillingDenial {
 export interface BillingGateElement extends HTMLElement {
   /** The billing module that consumes; with `null` a click does nothing. */
   billing: BillingModule | null;
+  /** Listens to the gate's events with their typed detail (and to any other event). */
   addEventListener<K extends keyof BillingGateEventMap>(
     type: K,
     listener: (this: BillingGateElement, event: BillingGateEventMap[K]) => unknown,
     options?: boolean | AddEventListenerOptions,
   ): void;
+  /** Any other event, as on every element. */
   addEventListener(
     type: string,
     listener: EventListenerOrEventListenerObject,
     options?: boolean | AddEventListenerOptions,
   ): void;
+  /** Removes a listener added for one of the gate's events. */
   removeEventListener<K extends keyof BillingGateEventMap>(
     type: K,
     listener: (this: BillingGateElement, event: BillingGateEventMap[K]) => unknown,
     options?: boolean | EventListenerOptions,
   ): void;
+  /** Removes any other listener, as on every element. */
   removeEventListener(
     type: string,
     listener: EventListenerOrEventListenerObject,
