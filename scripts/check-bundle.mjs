@@ -1,7 +1,7 @@
 // A real bundler over the built package (run after `npm run build`): webpack 5
 // in production mode builds a tiny app that imports only `createClient`, and
 // the bundle must hold none of tabSync, reloadSafe, refetchOn, billingEvents, the testing kit, the
-// React bindings or the Redux DevTools bridge. Each feature is recognised by strings only its own code
+// React bindings, the Redux DevTools bridge or the billing elements. Each feature is recognised by strings only its own code
 // carries; a second app per feature uses it, and each of its markers must
 // then be in the bundle, so the absence check can fail. The same app must
 // bundle neither cross-fetch (with its whatwg-fetch polyfill) nor uuid: the
@@ -68,6 +68,12 @@ globalThis.useBilling = () => useUsage(billing);`,
     app: `import { createClient } from 'unified-billing';
 import { reduxDevtools } from 'unified-billing/devtools';
 globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', devtools: reduxDevtools() }).billing;`,
+  },
+  {
+    name: 'the billing elements',
+    markers: ['billing-granted', 'Loading your quota'],
+    app: `import { defineBillingElements } from 'unified-billing/element';
+globalThis.define = defineBillingElements;`,
   },
 ];
 

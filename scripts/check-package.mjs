@@ -1,7 +1,7 @@
 // Checks the package as a user receives it (run after `npm run build`):
 // packs it, runs @arethetypeswrong/cli and publint on the tarball, then
 // type-checks tiny consumer projects that import '.', './testing',
-// './react' and './devtools' from the unpacked tarball under node10, node16 (CJS and ESM) and
+// './react', './devtools' and './element' from the unpacked tarball under node10, node16 (CJS and ESM) and
 // bundler resolution (and bundler with the `browser` condition). Then the
 // `browser` condition itself: Node resolves the package with and without it
 // (--conditions=browser), the browser build must export what the default
@@ -67,6 +67,7 @@ const usesEveryEntry = `import { BillingError, createClient, isBillingError, typ
 import { REFERENCE_PATHS, startReferenceBackend, type ReferenceBackend } from 'unified-billing/testing';
 import { BillingProvider, billingStores, useBilling, useUsage, type BillingProviderProps } from 'unified-billing/react';
 import { reduxDevtools, type DevtoolsExtension, type DevtoolsHook } from 'unified-billing/devtools';
+import { defineBillingElements, type BillingGateElement } from 'unified-billing/element';
 
 export async function main(): Promise<UsageInfo | null> {
   const backend: ReferenceBackend = await startReferenceBackend({ users: [] });
@@ -79,10 +80,13 @@ export async function main(): Promise<UsageInfo | null> {
   const extension: DevtoolsExtension = { connect: () => ({ init: () => undefined, send: () => undefined }) };
   const devtools: DevtoolsHook = reduxDevtools({ name: 'consumer', extension });
   createClient({ baseUrl: backend.url, appKey: 'consumer', devtools }).billing.dispose();
+  // No DOM in Node: registering does nothing; the tag's type comes from HTMLElementTagNameMap.
+  defineBillingElements();
+  const gate: BillingGateElement | null = typeof document === 'undefined' ? null : document.createElement('billing-gate');
   try {
     await client.billing.consume();
   } catch (error) {
-    if (isBillingError(error) && error instanceof BillingError) console.log(error.code, path, hook, provider);
+    if (isBillingError(error) && error instanceof BillingError) console.log(error.code, path, hook, provider, gate);
   }
   await backend.close();
   return stores.usage.getSnapshot();
@@ -138,7 +142,7 @@ for (const mode of modes) {
   writeFileSync(join(dir, mode.file), usesEveryEntry);
   const result = typeCheck(dir, mode, [mode.file]);
   console.log(
-    `${mode.name}: imports from '.', './testing', './react' and './devtools' ${result.ok ? 'type-check' : 'FAIL'}`,
+    `${mode.name}: imports from '.', './testing', './react', './devtools' and './element' ${result.ok ? 'type-check' : 'FAIL'}`,
   );
   if (!result.ok) {
     console.log(result.output);

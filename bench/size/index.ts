@@ -1,5 +1,6 @@
 import type { Row } from '../harness/table';
-import { SIZE_AIMS, SIZE_GOALS } from './budgets';
+import { ELEMENT_ADDED_GOAL, SIZE_AIMS, SIZE_GOALS } from './budgets';
+import { measureElementSize } from './element-size';
 import { measureSize, RXJS_APP_OPERATORS, type Bundle } from './measure-size';
 
 const KB = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -38,6 +39,7 @@ export async function measureSizeRows(root: string): Promise<Row[]> {
   const { client, clientDevelopment, barrel, rxjsApp } = await measureSize(root);
   const browser = client.browser;
   const legacy = client['browser-without-condition'];
+  const element = await measureElementSize(root);
   return [
     row(
       'createClient only, browser, own code, production',
@@ -73,6 +75,14 @@ export async function measureSizeRows(root: string): Promise<Row[]> {
       `added to an app using ${RXJS_APP_OPERATORS.length} rxjs operators (${KB(rxjsApp.alone.gzipped)} alone), browser, all`,
       rxjsApp.withClient.gzipped - rxjsApp.alone.gzipped,
     ),
+    {
+      section: 'size',
+      figure: 'unified-billing/element added to the createClient app, browser, all',
+      value: element.added,
+      unit: 'B',
+      goal: `<= ${ELEMENT_ADDED_GOAL} B`,
+      met: element.added <= ELEMENT_ADDED_GOAL,
+    },
     row('createClient only, Node build, own code', client.node.own, '(reported)', null),
     row('createClient only, Node build, all (node-fetch, rxjs CJS)', client.node.total, '(not shipped)', null),
     row('whole barrel (export *), Node build, own code', barrel.node.own, '(reported)', null),

@@ -128,10 +128,10 @@ export const RXJS_APP_OPERATORS = [
 ] as const;
 const RXJS_APP = `export { ${RXJS_APP_OPERATORS.join(', ')} } from 'rxjs';`;
 
-// What a user's build does: ESM, minified, tree-shaken, packages resolved the
+// What a user's build does (element-size.ts too): ESM, minified, tree-shaken, packages resolved the
 // way the target's bundler resolves them (for browsers rxjs's `esm5` build, as
 // Vite and webpack pick it).
-async function bundle(
+export async function bundle(
   root: string,
   contents: string,
   target: Target,

@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import type { BillingFeature } from '../features/feature';
-import { checkFields, integer, invalid, type Rule } from './option-names';
+import { checkFields, integer, invalid, type Rule } from '../shared/option-names';
 import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import type { DevtoolsHook } from '../features/devtools-hook';
 import { monotonicScheduler } from '../shared/scheduler';

@@ -1,4 +1,5 @@
 // The playground page: no framework, the library straight from lib/.
+import { defineBillingElements } from '../../lib/element';
 import { readPageOptions } from './page-options';
 import { startSession, type Session } from './session';
 import { installTestHooks } from './test-hooks';
@@ -15,6 +16,17 @@ function readConfig(): PageConfig {
 }
 
 const config = readConfig();
+// <billing-meter> and <billing-gate> beside the page's own UI, on the signed-in user's client.
+defineBillingElements();
+const meter = document.querySelector('billing-meter');
+const gate = document.querySelector('billing-gate');
+const gateResult = document.getElementById('gate-result');
+gate?.addEventListener('billing-granted', ({ detail }) => {
+  if (gateResult) gateResult.textContent = detail.isBlacklisted ? 'Granted (blacklisted)' : 'Granted: exporting';
+});
+gate?.addEventListener('billing-denied', ({ detail }) => {
+  if (gateResult) gateResult.textContent = `Denied: ${detail.error.code}`;
+});
 const view = new View();
 let session: Session | undefined;
 const options = readPageOptions(window.location.search);
@@ -35,6 +47,8 @@ function signIn(token: string): void {
   view.showStory(user.story);
   session = startSession(view, config.appKey, user);
   hooks.attach(session);
+  // After startSession's getUsage(): the elements join that fetch instead of sending their own.
+  if (meter && gate) meter.billing = gate.billing = session.billing;
 }
 
 for (const user of config.users) view.userSelect.add(new Option(user.label, user.token));

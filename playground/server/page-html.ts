@@ -78,6 +78,12 @@ export function renderPage(config: PageConfig): string {
       <span id="no-free-period" data-testid="no-free-period">not active</span></p>
     <div id="warning" data-testid="blacklist-warning" hidden>This account is blacklisted: exports are not charged, and the app may block them.</div>
   </section>
+  <section style="grid-column: 1 / -1" aria-labelledby="elements-heading">
+    <h2 id="elements-heading">The same client in custom elements (<code>unified-billing/element</code>)</h2>
+    <billing-meter unit="export" data-testid="element-meter"><a slot="top-up" href="#reset">Reset demo data to top up</a></billing-meter>
+    <billing-gate data-testid="element-gate"><button type="button">Export through the gate</button></billing-gate>
+    <span id="gate-result" data-testid="gate-result" role="status"></span>
+  </section>
   <section style="grid-column: 1 / -1">
     <h2>Consume log</h2>
     <ol id="log" data-testid="log" reversed></ol>

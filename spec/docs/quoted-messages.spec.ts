@@ -18,7 +18,7 @@ const MARKDOWN = [
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/recipes/${name}`),
 ];
-// What our messages say (lib/client/option-names.ts, core/snapshot.ts, transport/failure.ts, decode.ts).
+// What our messages say (lib/shared/option-names.ts, core/snapshot.ts, transport/failure.ts, decode.ts).
 const MESSAGE_SHAPE =
   /must be |did you mean|unknown (\w+ )?option|no fetch function|fetch threw|is not from billing|check baseUrl|check the headers option|is not an? |failed: |network error|connection refused/;
 // Quoted on purpose, and not ours: what other code throws.

@@ -177,4 +177,23 @@ describe('Firefox ESR (WebDriver BiDi)', () => {
       ['cut-1'],
     );
   });
+
+  test('the playground’s <billing-meter> and <billing-gate>: the meter shows the usage, a gate click charges once', async () => {
+    const page = await open();
+    const meterText = () =>
+      page.evaluate(() => {
+        const meter = document.querySelector('billing-meter');
+        const box = meter?.shadowRoot?.querySelector('[part=meter]') as HTMLElement | null | undefined;
+        return `${meter?.getAttribute('data-state')}: ${box?.innerText.replace(/\s+/g, ' ').trim()}`;
+      });
+    await page.waitForFunction(() => document.querySelector('billing-meter')?.getAttribute('data-state') === 'ready', {
+      timeout: WAIT_MS,
+    });
+    assert.equal(await meterText(), 'ready: 3 of 3 free exports left 50 credits Next export is free');
+    await page.click('billing-gate button');
+    await shows(page, 'gate-result', 'Granted: exporting');
+    await shows(page, 'free-remaining', '2');
+    assert.match(await meterText(), /^ready: 2 of 3 free exports left 50 credits Next export is free Free for \d+ s$/);
+    assert.equal(playground.backend.charges().length, 1);
+  });
 });

@@ -1,5 +1,5 @@
 import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
-import { checkFields, integer, invalid, type Rule } from '../../client/option-names';
+import { checkFields, integer, invalid, type Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
 
 /**

@@ -1,5 +1,5 @@
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
-import { invalid } from '../shared/errors';
+import { HAS_ENV, type ProcessEnvHolder } from './dev';
+import { invalid } from './errors';
 
 // `invalid` lives in shared/errors.ts (core's snapshot check throws it too); re-exported for the client's files.
 export { invalid };

@@ -1,0 +1,30 @@
+// Recipe: the billing elements in React 19, which sets a custom element's
+// properties (`billing`) and listens to its events (`onbilling-granted`).
+// Importing `unified-billing/element` also types both tags in JSX.
+import { createClient } from 'unified-billing';
+import { defineBillingElements } from 'unified-billing/element';
+
+declare function runExport(): Promise<void>;
+
+// Before the first render: React sets `billing` as a property only on a defined element.
+defineBillingElements();
+export const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster' });
+
+export function ExportBar() {
+  return (
+    <div>
+      <billing-meter billing={client.billing} unit="export">
+        <a slot="top-up" href="/credits">
+          Buy credits
+        </a>
+      </billing-meter>
+      <billing-gate
+        billing={client.billing}
+        onbilling-granted={(event) => void (event.detail.isBlacklisted || runExport())}
+        onbilling-denied={(event) => console.warn(event.detail.error.code)}
+      >
+        <button type="button">Export</button>
+      </billing-gate>
+    </div>
+  );
+}
