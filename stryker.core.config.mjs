@@ -1,8 +1,13 @@
 // One core file at a time on the shared machine (docs/reliability.md, "Mutation score"):
-// `npx stryker run stryker.core.config.mjs --mutate lib/core/reducer.ts`. Only the specs that
-// reach lib/core run: the pure-core specs, and the client and store specs that drive the reducer
-// through the public barrel. One test process, so a loaded machine does not time mutants out.
+// `npx stryker run stryker.core.config.mjs --mutate lib/core/reducer.ts`. Only the pure-core specs
+// and the client spec of the status before the first answer run by default: each mutant then costs
+// milliseconds of tests, where the client specs (which also reach the reducer) cost seconds on a
+// loaded machine. A mutant that survives them is rerun against more specs with
+// `MUTATION_SPECS=spec/core,spec/client,spec/store npx stryker run stryker.core.config.mjs --mutate 'lib/core/reducer.ts:LINE'`.
+// One test process.
 import base from './stryker.config.mjs';
+
+const specs = (process.env.MUTATION_SPECS ?? 'spec/core,spec/client/initial-status.spec.ts').split(',');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -11,7 +16,8 @@ export default {
   jest: {
     ...base.jest,
     config: {
-      roots: ['<rootDir>/spec/core', '<rootDir>/spec/client', '<rootDir>/spec/store'],
+      roots: ['<rootDir>/spec'],
+      testMatch: specs.map((spec) => `<rootDir>/${spec}${spec.endsWith('.ts') ? '' : '/**/*.spec.ts'}`),
     },
   },
   concurrency: 1,
