@@ -1,5 +1,7 @@
 import { isBillingError } from '../../lib';
+import { BillingError } from '../../lib/shared/errors';
 import { decodeEnvelope } from '../../lib/transport/decode';
+import { isRetryable, parseRetryAfter } from '../../lib/transport/retry-policy';
 import { cleanup, fixture, PATH } from '../helpers/client-fixture';
 
 // Issue 27, mutants of lib/transport that survived the first run: answers at the edges of what a
@@ -41,5 +43,24 @@ describe('a failed status whose JSON body has no usable message', () => {
     expect(error).toMatchObject({ code: 'http', status: 500 });
     expect((error as Error).message).toBe((empty as Error).message);
     expect((error as Error).message).not.toContain('4242');
+  });
+});
+
+describe('retries at the edges', () => {
+  it.each([
+    [500, true],
+    [599, true],
+    [499, false],
+  ])('an HTTP %i is retried: %s', (status, retried) => {
+    expect(isRetryable(new BillingError('http', 'x', { status }))).toBe(retried);
+  });
+
+  it.each<[string, number | undefined]>([
+    [' 7 ', 7_000],
+    ['\t2\r\n', 2_000],
+    ['1.5', undefined],
+    ['5s', undefined],
+  ])('Retry-After %j, with no Date header, reads as %s ms', (value, ms) => {
+    expect(parseRetryAfter(value, null, 30_000)).toBe(ms);
   });
 });
