@@ -64,3 +64,18 @@ describe('retries at the edges', () => {
     expect(parseRetryAfter(value, null, 30_000)).toBe(ms);
   });
 });
+
+describe('a headers function that gives no record of strings', () => {
+  it.each<[string, unknown]>([
+    ['a string', 'Bearer t'],
+    ['null', null],
+    ['an array', [['Authorization', 'Bearer t']]],
+    ['a number value', { Authorization: 'Bearer t', 'X-Retry': 3 }],
+  ])('%s: the call fails with invalid_argument and sends nothing', async (_, given) => {
+    const { client, backend } = fixture({}, { retries: 0, headers: () => given as Record<string, string> });
+    const error = await client.credits.getBalance().catch((caught: unknown) => caught);
+    expect(isBillingError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'invalid_argument' });
+    expect(backend.requests).toEqual([]);
+  });
+});
