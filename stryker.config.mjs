@@ -15,9 +15,9 @@ export default {
       roots: [
         '<rootDir>/spec/core',
         '<rootDir>/spec/transport',
-        '<rootDir>/spec/errors',
+        '<rootDir>/spec/shared',
         '<rootDir>/spec/client',
-        '<rootDir>/spec/engine',
+        '<rootDir>/spec/store',
       ],
     },
   },
