@@ -102,11 +102,12 @@ export interface ResolvedOptions {
 }
 
 const isFunction = (value: unknown) => typeof value === 'function';
-const FUNCTION: Rule = [isFunction, 'a function'];
+// What a rule says is read in development only (shared/dev.ts).
+const FUNCTION: Rule = [isFunction, HAS_ENV && process.env.NODE_ENV !== 'production' ? 'a function' : ''];
 // A feature carries the kind its factory stamped, which is the option's name.
 const madeBy = (factory: string): Rule => [
   (value: { kind?: unknown; install?: unknown } | null, name) => value?.kind === name && isFunction(value.install),
-  `made by ${factory}`,
+  HAS_ENV && process.env.NODE_ENV !== 'production' ? `made by ${factory}` : '',
 ];
 
 // Every option, checked when given (not undefined); its keys are also the valid names, so the
@@ -120,7 +121,7 @@ const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   fetch: FUNCTION,
   scheduler: [
     (value: Partial<SchedulerLike> | null) => isFunction(value?.now) && isFunction(value?.schedule),
-    'an RxJS scheduler (now() and schedule())',
+    HAS_ENV && process.env.NODE_ENV !== 'production' ? 'an RxJS scheduler (now() and schedule())' : '',
   ],
   timeoutMs: integer(1, 600_000),
   retries: integer(0, 10),
@@ -128,7 +129,7 @@ const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   sync: madeBy('tabSync()'),
   scope: [
     (value: unknown) => typeof value === 'string' && value !== '' && value.length <= 200,
-    'a string of 1 to 200 characters',
+    HAS_ENV && process.env.NODE_ENV !== 'production' ? 'a string of 1 to 200 characters' : '',
   ],
   refetch: madeBy('refetchOn()'),
   events: madeBy('billingEvents()'),

@@ -1,5 +1,9 @@
 import { BillingError } from '../shared/errors';
 import { MAX_EXTERNAL_ID_LENGTH } from '../shared/wire';
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
+
+// The global a bundler replaces (shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 /**
  * The error for options a call cannot run with, else `null`: a signal that
@@ -21,12 +25,27 @@ export function invalidOptions(options: unknown, call: 'consume' | 'getUsage'): 
       typeof listenable.removeEventListener === 'function'
     )
   ) {
-    return bad(`${call}: signal must be an AbortSignal`, typeof externalId === 'string' ? { externalId } : {});
+    return bad(
+      HAS_ENV && process.env.NODE_ENV !== 'production'
+        ? `${call}: signal must be an AbortSignal`
+        : `invalid ${call} signal`,
+      typeof externalId === 'string' ? { externalId } : {},
+    );
   }
   if (call === 'getUsage' || externalId === undefined) return null;
-  if (typeof externalId !== 'string') return bad(`externalId must be a string, got ${typeof externalId}`);
+  if (typeof externalId !== 'string') {
+    return bad(
+      HAS_ENV && process.env.NODE_ENV !== 'production'
+        ? `externalId must be a string, got ${typeof externalId}`
+        : 'invalid externalId',
+    );
+  }
   const { length } = externalId;
   return length && length <= MAX_EXTERNAL_ID_LENGTH
     ? null
-    : bad(`externalId must have 1 to ${MAX_EXTERNAL_ID_LENGTH} characters, got ${length}`);
+    : bad(
+        HAS_ENV && process.env.NODE_ENV !== 'production'
+          ? `externalId must have 1 to ${MAX_EXTERNAL_ID_LENGTH} characters, got ${length}`
+          : 'invalid externalId',
+      );
 }

@@ -6,6 +6,10 @@ import { reduce } from '../core/reducer';
 import { initialState, type BillingState } from '../core/state';
 import { toUsageInfo } from '../core/usage-view';
 import { sameUsage } from '../shared/quota-keys';
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
+
+// The global a bundler replaces (shared/dev.ts).
+declare const process: ProcessEnvHolder;
 import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
@@ -150,7 +154,12 @@ export function createStore(setup: StoreSetup): BillingStore {
     onChange(callback) {
       assertLive();
       if (typeof callback !== 'function') {
-        throw new BillingError('invalid_argument', `onChange needs a function, got ${typeof callback}`);
+        throw new BillingError(
+          'invalid_argument',
+          HAS_ENV && process.env.NODE_ENV !== 'production'
+            ? `onChange needs a function, got ${typeof callback}`
+            : 'invalid onChange',
+        );
       }
       const subscription = changes.subscribe((usage) => callback(usage));
       return () => subscription.unsubscribe();

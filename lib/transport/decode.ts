@@ -36,14 +36,29 @@ const isRecord = (value: unknown): value is Data =>
 const own = (data: Data, name: string): unknown =>
   Object.prototype.hasOwnProperty.call(data, name) ? data[name] : undefined;
 
-// The kinds of field: a check and what it says when a value fails it.
+// The kinds of field: a check and what it says when a value fails it (in development only).
 type Kind = readonly [(value: unknown) => boolean, string];
-const COUNT: Kind = [(value) => Number.isSafeInteger(value) && (value as number) >= 0, 'an integer >= 0'];
-const AMOUNT: Kind = [(value) => Number.isFinite(value) && (value as number) >= 0, 'a number >= 0'];
-const FLAG: Kind = [(value) => typeof value === 'boolean', 'a boolean'];
-const INTEGER: Kind = [Number.isSafeInteger, 'an integer'];
-const TEXT: Kind = [(value) => typeof value === 'string', 'a string'];
-const DATA: Kind = [(value) => value == null || isRecord(value), 'an object or null'];
+const COUNT: Kind = [
+  (value) => Number.isSafeInteger(value) && (value as number) >= 0,
+  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'an integer >= 0' : '',
+];
+const AMOUNT: Kind = [
+  (value) => Number.isFinite(value) && (value as number) >= 0,
+  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'a number >= 0' : '',
+];
+const FLAG: Kind = [
+  (value) => typeof value === 'boolean',
+  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'a boolean' : '',
+];
+const INTEGER: Kind = [Number.isSafeInteger, HAS_ENV && process.env.NODE_ENV !== 'production' ? 'an integer' : ''];
+const TEXT: Kind = [
+  (value) => typeof value === 'string',
+  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'a string' : '',
+];
+const DATA: Kind = [
+  (value) => value == null || isRecord(value),
+  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'an object or null' : '',
+];
 
 /**
  * A decoder from a table of wire names (`free_remaining`) and their kinds.

@@ -1,3 +1,4 @@
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError, abortedError } from '../shared/errors';
 import type { Call, CallContext, CallOptions } from './config';
 import { decodeEnvelope } from './decode';
@@ -7,6 +8,9 @@ import { exchange } from './http';
 import { isRetryable, retryDelayMs } from './retry-policy';
 
 export type { Call, CallContext, CallOptions, ReadEnvelope, RetryNotice, TransportConfig } from './config';
+
+// The global a bundler replaces (shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 const JSON_TYPE = 'application/json';
 /**
@@ -72,7 +76,11 @@ export async function request<T>(
             given = await option();
           } catch {
             // What it threw may quote a credential, so it is not passed on.
-            throw invalid('The headers option function threw or rejected');
+            throw invalid(
+              HAS_ENV && process.env.NODE_ENV !== 'production'
+                ? 'The headers option function threw or rejected'
+                : 'invalid headers',
+            );
           }
           // Timed out or aborted while waiting: this attempt is over, nothing is sent.
           if (controller.signal.aborted) throw abortedError();
