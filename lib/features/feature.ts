@@ -4,12 +4,19 @@ import type { BillingConsumeResult } from '../shared/types';
 import type { Effect } from '../store/effect';
 
 /**
+ * Sends again, under the consume lock, the POST of a tab that died before its
+ * answer (same `external_id`, so the backend charges it at most once) and
+ * applies the answer as facts; rejects if it failed or `signal` aborted.
+ */
+export type Resend = (externalId: string, signal: AbortSignal) => Promise<void>;
+
+/**
  * Holds the cross-tab consume lock. Resolves once held, after the facts learned
- * under it (another tab's free period) were emitted by the feature's effects
- * and so are already in the store; the function it gives releases the lock.
+ * under it (another tab's free period, a dead tab's POST sent again through
+ * `resend`) are already in the store; the function it gives releases the lock.
  * Rejects if `signal` aborts first.
  */
-export type Exclusive = (signal: AbortSignal) => Promise<() => void>;
+export type Exclusive = (signal: AbortSignal, resend: Resend) => Promise<() => void>;
 
 /** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
 export interface ConsumeJournal {

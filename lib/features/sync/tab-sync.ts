@@ -7,7 +7,8 @@ import type { LocksLike } from '../../shared/feature-types';
 import { inBackground } from '../../shared/scheduler';
 import { holdLock, lockFree } from '../web-locks';
 import { openChannel, type SyncChannel } from './channel';
-import { consumeLock } from './consume-lock';
+import { consumeLock, type Learn } from './consume-lock';
+import { deadPosts } from './dead-posts';
 import { datedPeriods } from './dated-periods';
 import { parseMessage, type SyncMessage } from './messages';
 
@@ -94,6 +95,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
       if (!channel.post({ kind: 'ask' })) done(false);
     });
   const tell = (message: SyncMessage) => channel?.post(message);
+  const dead = deadPosts(locks, base, pageId, tell);
   const answer = () => {
     const now = scheduler.now();
     for (const [id, { end }] of owned) if (end > now) tell({ kind: 'period', id, left: end - now, at: wallNow() });
@@ -129,7 +131,10 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           if (end !== undefined) out.next({ type: 'freePeriod/ended', end });
         }
         if (message?.kind === 'changed') changed(message.q);
+        if (message?.kind === 'sending' || message?.kind === 'sent') dead.heard(message);
       });
+      // Held for the client's life: while it is, no other tab sends this one's POSTs again.
+      const releasePage = dead.hold();
       const startPeriod = () => {
         const id = `${pageId}.${(periods += 1)}`;
         const at = wallNow();
@@ -168,6 +173,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           const echo = nudges > 0 && action.type === 'usage/loaded';
           const news = action.type === 'consume/charged' || action.type === 'consume/insufficient';
           if (news || (!echo && !sameQuota(before, quota))) tell({ kind: 'changed', ...(quota && { q: quota }) });
+          dead.own(action);
         }),
       );
       // Joining: the owners tell their periods' time left; if none does, the locks' names are read.
@@ -178,11 +184,14 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
         waiting.forEach((heard) => heard(false));
         channel?.close();
         channel = null;
+        releasePage();
       };
     });
 
-  // Under the consume lock: a period lock held by a period this tab does not know is asked about.
-  const learn = async () => {
+  // Under the consume lock: a dead tab's POSTs are sent again first (a charge starts this tab's period);
+  // then a period lock held by a period this tab does not know is asked about.
+  const learn: Learn = async (resend, cut) => {
+    await dead.resend(resend, cut);
     if ((await lockFree(locks as LocksLike, periodLock)) || runningHere() || (await ask())) return;
     await adoptHeld().catch(() => undefined);
   };
