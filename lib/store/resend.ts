@@ -7,7 +7,11 @@ import type { ConsumeContext } from './consume';
  * and lowers the cache as any charge does; a refusal sets the free count to 0.
  * Resolves whether the balance needs a refresh; rejects as the POST does.
  */
-export async function resendConsume(context: ConsumeContext, externalId: string, signal: AbortSignal): Promise<boolean> {
+export async function resendConsume(
+  context: ConsumeContext,
+  externalId: string,
+  signal: AbortSignal,
+): Promise<boolean> {
   let seq = 0;
   const answer = await context.api.consume(externalId, { signal, onSend: () => (seq = context.stamp()) });
   if (answer.kind === 'charged') {

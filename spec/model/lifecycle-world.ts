@@ -68,6 +68,8 @@ export interface Tab {
   readonly scheduler: TabScheduler;
   readonly client: Client;
   status: 'live' | 'disposed' | 'dead';
+  /** Event when its client was created (its channel opened): it hears what other tabs post from then on. */
+  readonly openedEvent: number;
   /** The tab whose storage this one's was copied from (a duplicated tab). */
   copiedFrom?: number;
   /** Event when its `recovered$` completed: the replays of what an earlier page left are over. */
@@ -203,6 +205,7 @@ export class World {
   /** Opens a client (a tab or a reloaded page) on `storage`; `laterLocks`: its lock requests are granted on a later turn. */
   open(storage: MemoryStorage, laterLocks = false): Tab {
     const index = this.tabs.length;
+    const openedEvent = this.event();
     const scheduler = new TabScheduler(this.clock, () => this.clock.now() + this.wallOffset);
     this.hub.creating = { tab: index, busy: () => scheduler.isBusy, dead: () => scheduler.isDead };
     let client: Client;
@@ -220,7 +223,7 @@ export class World {
     } finally {
       this.hub.creating = null;
     }
-    const tab: Tab = { index, storage, scheduler, client, status: 'live', busy: [] };
+    const tab: Tab = { index, storage, scheduler, client, status: 'live', busy: [], openedEvent };
     this.tabs.push(tab);
     client.billing.recovered$.subscribe({
       next: (item) => this.recovered.push({ tab: index, event: this.event(), at: this.clock.now(), item }),

@@ -61,7 +61,10 @@ export function deadPosts(
       // The answer is in (and a charge's `period` told just before), or the caller was told: an aborted
       // or disposed caller's POST is never sent again by another tab, as its journal entry is not replayed.
       const answered = action.type === 'consume/charged' || action.type === 'consume/insufficient';
-      if ((answered && action.resent !== true) || (action.type === 'consume/settled' && action.externalId === sending)) {
+      if (
+        (answered && action.resent !== true) ||
+        (action.type === 'consume/settled' && action.externalId === sending)
+      ) {
         close();
       }
     },
