@@ -201,7 +201,7 @@ function unsentOrphans(world: World): string[] {
         );
         if (!resent) {
           out.push(
-            `second charge: tab ${post.tab} charged ${post.externalId as string} after tab ${dead.index} died with ${id} unanswered, without sending ${id} again first`,
+            `orphan not sent again: tab ${post.tab} sent ${post.externalId as string} after tab ${dead.index} died with ${id} unanswered, before any tab sent ${id} again`,
           );
         }
       }
