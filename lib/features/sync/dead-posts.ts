@@ -1,9 +1,14 @@
+import type { SchedulerLike } from 'rxjs';
 import type { BillingAction } from '../../core/actions';
+import { inBackground } from '../../shared/scheduler';
 import type { LocksLike } from '../../shared/feature-types';
 import type { Resend } from '../feature';
 import { holdLock, lockFree } from '../web-locks';
 import type { SyncMessage } from './messages';
 
+// How long a holder that found a page gone waits for that page's `sent`: a page disposed right after its
+// answer (or by the dispose) told it before letting its lock go, but a message may come after a lock grant.
+const GRACE_MS = 500;
 // Announcements kept at most: a page that floods `sending` (forged) cannot grow a tab's memory, only lose its own.
 const MAX_OPEN = 64;
 
@@ -33,6 +38,7 @@ export function deadPosts(
   locks: LocksLike | null,
   base: string,
   pageId: string,
+  scheduler: SchedulerLike,
   tell: (message: SyncMessage) => void,
 ): DeadPosts {
   const pageLock = (page: string) => `${base}:tab:${page}`;
@@ -40,6 +46,24 @@ export function deadPosts(
   const open = new Map<string, string>();
   // This client's own POST in flight (consumes run one at a time per client).
   let sending: string | null = null;
+  // Called after each message heard: ends a grace once every announcement it waits on is closed.
+  let heardOne = (): void => undefined;
+  const stillOpen = (gone: ReadonlyArray<readonly [string, string]>) =>
+    gone.some(([id, page]) => open.get(id) === page);
+  // Resolves after `ms` on the scheduler, once none of `gone` is open any more, or at once when `cut` aborts.
+  const grace = (gone: ReadonlyArray<readonly [string, string]>, ms: number, cut: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        timer.unsubscribe();
+        cut.removeEventListener('abort', done);
+        heardOne = () => undefined;
+        resolve();
+      };
+      const timer = inBackground(scheduler).schedule(done, ms);
+      cut.addEventListener('abort', done, { once: true });
+      heardOne = () => void (stillOpen(gone) || done());
+      if (cut.aborted) done();
+    });
   const close = () => {
     if (sending !== null) tell({ kind: 'sent', id: sending });
     sending = null;
@@ -48,10 +72,12 @@ export function deadPosts(
     hold: () => (locks === null ? () => undefined : holdLock(locks, pageLock(pageId))),
     heard(message) {
       if (message.kind === 'sent') open.delete(message.id);
-      if (message.kind !== 'sending' || message.page === pageId) return;
-      open.delete(message.id);
-      open.set(message.id, message.page);
-      if (open.size > MAX_OPEN) open.delete(open.keys().next().value as string);
+      if (message.kind === 'sending' && message.page !== pageId) {
+        open.delete(message.id);
+        open.set(message.id, message.page);
+        if (open.size > MAX_OPEN) open.delete(open.keys().next().value as string);
+      }
+      heardOne();
     },
     own(action) {
       if (action.type === 'consume/sent') {
@@ -70,10 +96,13 @@ export function deadPosts(
     },
     async resend(send, cut) {
       if (locks === null) return;
-      for (const [id, page] of [...open]) {
+      const gone: Array<[string, string]> = [];
+      for (const [id, page] of [...open]) if (await lockFree(locks, pageLock(page))) gone.push([id, page]);
+      if (gone.length === 0 || cut.aborted) return;
+      // Only a `sending` left open past the grace is a dead page's: a disposed one's `sent` closes it meanwhile.
+      await grace(gone, GRACE_MS, cut);
+      for (const [id, page] of gone) {
         if (cut.aborted) return;
-        if (open.get(id) !== page || !(await lockFree(locks, pageLock(page)))) continue;
-        // A `sent` may have come while the probe ran.
         if (open.get(id) !== page) continue;
         open.delete(id);
         // Announced as this page's own: if this tab dies before the answer, the next holder sends it again.

@@ -95,7 +95,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
       if (!channel.post({ kind: 'ask' })) done(false);
     });
   const tell = (message: SyncMessage) => channel?.post(message);
-  const dead = deadPosts(locks, base, pageId, tell);
+  const dead = deadPosts(locks, base, pageId, scheduler, tell);
   const answer = () => {
     const now = scheduler.now();
     for (const [id, { end }] of owned) if (end > now) tell({ kind: 'period', id, left: end - now, at: wallNow() });

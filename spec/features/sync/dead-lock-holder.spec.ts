@@ -9,6 +9,9 @@ import { PATH } from '../../helpers/client-fixture';
 let browser: Browser;
 afterEach(() => browser.close());
 
+// How long a holder waits for a gone page's `sent` before sending its POST again (dead-posts.ts).
+const GRACE_MS = 500;
+
 const postedIds = () => browser.sent.filter((s) => s.path === PATH.consume).map((s) => s.externalId);
 
 /** Three tabs with tabSync(), each showing its usage. */
@@ -37,6 +40,8 @@ async function aDiesHoldingTheLock(
   await browser.settle();
   browser.kill(a as Page);
   await browser.settle();
+  // The next holder finds A's page lock free, and gives A's `sent` its grace before sending a-1 again.
+  await browser.advance(GRACE_MS);
   return outcomes;
 }
 
@@ -122,12 +127,32 @@ describe('what is not sent again', () => {
     expect(postedIds()).toEqual(['a-1', 'b-1']);
   });
 
+  it('a client disposed mid-POST while another tab waits for the lock: its `sent` comes within the grace, nothing is sent again', async () => {
+    const [a, b] = await threeTabs({ freeRemaining: 0, balance: 10 });
+    // A's POST never reaches the backend: sending it again would charge what A's caller was told `disposed` of.
+    browser.hold = { at: 'requests', page: a };
+    const first = a.billing.consume({ externalId: 'a-1' }).catch((error: unknown) => error);
+    await browser.settle();
+    const second = b.billing.consume({ externalId: 'b-1' });
+    await browser.settle();
+    // The lock manager grants B at once, before the channel delivers A's `sent`.
+    a.billing.dispose();
+    await expect(first).resolves.toMatchObject({ code: 'disposed' });
+    await browser.advance(GRACE_MS);
+    await expect(second).resolves.toMatchObject({ isCredit: true });
+    expect(postedIds()).toEqual(['a-1', 'b-1']);
+    expect(browser.backend.charged).toEqual(['b-1']);
+  });
+
   it('a forged `sending` grants no more than the backend answers: refused, and the click is refused too', async () => {
     const [, b] = await threeTabs({ freeRemaining: 0, balance: 0 });
     const other = browser.listen();
     other.post({ kind: 'sending', id: 'forged-1', page: 'ghost' });
     await browser.settle();
-    await expect(b.billing.consume({ externalId: 'b-1' })).rejects.toMatchObject({ code: 'insufficient_credits' });
+    const refused = b.billing.consume({ externalId: 'b-1' }).catch((error: unknown) => error);
+    await browser.settle();
+    await browser.advance(GRACE_MS);
+    await expect(refused).resolves.toMatchObject({ code: 'insufficient_credits' });
     expect(postedIds()).toEqual(['forged-1', 'b-1']);
     expect(b.billing.check()).toMatchObject({ reason: 'insufficient' });
     expect(browser.backend.charged).toEqual([]);
@@ -173,7 +198,10 @@ describe('a re-send that fails', () => {
     expect(browser.locks.pendingNames().filter((name) => name.endsWith(':consume'))).toEqual([]);
     browser.release();
     await browser.settle();
-    await expect(b.billing.consume({ externalId: 'b-2' })).resolves.toMatchObject({ isCredit: false });
+    const next = b.billing.consume({ externalId: 'b-2' });
+    await browser.settle();
+    await browser.advance(GRACE_MS);
+    await expect(next).resolves.toMatchObject({ isCredit: false });
     expect(postedIds()).toEqual(['a-1', 'a-1', 'a-1']);
     expect(browser.backend.charged).toEqual(['a-1']);
   });
@@ -186,7 +214,10 @@ describe('a re-send that fails', () => {
     browser.kill(a);
     await browser.settle();
     browser.backend.script(PATH.consume, { status: 400, body: '{"code":400,"message":"bad","data":null}' });
-    await expect(b.billing.consume({ externalId: 'b-1' })).resolves.toMatchObject({ isCredit: false });
+    const survivor = b.billing.consume({ externalId: 'b-1' });
+    await browser.settle();
+    await browser.advance(GRACE_MS);
+    await expect(survivor).resolves.toMatchObject({ isCredit: false });
     // A's charge could not be learnt: the documented fallback, two operations, each charged once.
     expect(postedIds()).toEqual(['a-1', 'a-1', 'b-1']);
     expect(browser.backend.charged).toEqual(['a-1', 'b-1']);
