@@ -192,7 +192,23 @@ export class World {
     // A charge must be the work of a consume some caller is still waiting for (or a page that died
     // waiting): an id whose caller already heard "aborted" or "disposed" is an abandoned operation.
     const waiting = this.calls.some((c) => c.kind === 'consume' && c.externalId === id && c.outcome === undefined);
-    if (!waiting) {
+    // The window issue 23.6 leaves (docs/decisions.md, "A dead lock holder's POST"): a disposed client's `sent`
+    // that reaches the next holder more than its 500 ms grace after the client's lock went (a late channel, a
+    // busy tab) lets that holder send the POST again. Only then: with tab sync, in a run where messages came
+    // late, sent again by another tab for a disposed one, and not by its duplicate (whose journal replay paying
+    // for what its opener abandoned stays a violation: the abandonCopied family).
+    const charger = this.tabs[exchange.tab];
+    const resentLate =
+      this.platform.sync &&
+      this.slowAnswers &&
+      this.calls.some(
+        (c) =>
+          c.externalId === id &&
+          c.tab !== exchange.tab &&
+          charger?.copiedFrom !== c.tab &&
+          this.tabs[c.tab]?.status === 'disposed',
+      );
+    if (!waiting && !resentLate) {
       const told = this.calls
         .filter((c) => c.externalId === id && c.outcome?.ok === false)
         .map((c) => `tab ${c.tab} ${(c.outcome as { error: BillingError }).error.code}`);
