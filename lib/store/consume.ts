@@ -74,9 +74,12 @@ export async function runConsume(context: ConsumeContext, call: ConsumeCall): Pr
     if (call.done) return;
     // 2. The lock, only when the local state would send a POST. Under it, a dead tab's POST may be sent
     // again first: its answer is applied here, and its balance refreshed with this call's (step 9).
-    const resend = (id: string, cut: AbortSignal) =>
-      resendConsume(context, id, cut).then((stale) => void (refresh ||= stale));
-    const release = context.exclusive && !free() ? await context.exclusive(signal, resend) : undefined;
+    const release =
+      context.exclusive && !free()
+        ? await context.exclusive(signal, (id, cut) =>
+            resendConsume(context, id, cut).then((stale) => void (refresh ||= stale)),
+          )
+        : undefined;
     try {
       // 3. Decide (again under the lock: another tab's charge may have started a free period).
       if (call.done) return;
