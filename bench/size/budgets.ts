@@ -48,5 +48,9 @@ export const SIZE_AIMS = { own: Math.round(3.3 * 1024) } as const;
  * option checks, DevTools as an opt-in feature with no code in the main
  * entry), then one consume in one file: own 10,516 B, all 13,688 B
  * (minified 33,713 -> 25,244 B).
+ * Issue 23 point 6 (helper "tabs"): the engine hands the consume lock its
+ * transport and request numbering, and the reducer leaves `pending` alone for a
+ * re-sent answer: own 10,597 -> 10,604 B, all 13,776 -> 13,786 B, over the old
+ * ceilings (10,600 / 13,800) by 4 B; raised by 20 B each.
  */
-export const SIZE_CEILINGS = { own: 10_600, total: 13_800 } as const;
+export const SIZE_CEILINGS = { own: 10_620, total: 13_820 } as const;

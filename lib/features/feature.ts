@@ -2,21 +2,26 @@ import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { BillingConsumeResult } from '../shared/types';
 import type { Effect } from '../store/effect';
+import type { BillingApi } from '../transport/billing-api';
 
 /**
- * Sends again, under the consume lock, the POST of a tab that died before its
- * answer (same `external_id`, so the backend charges it at most once) and
- * applies the answer as facts; rejects if it failed or `signal` aborted.
+ * What a feature may use of its client under the consume lock: the transport,
+ * to send again the POST of a tab that died before its answer (same
+ * `external_id`, so the backend charges it at most once), and the numbering
+ * of requests, so that its answer is ordered like any other.
  */
-export type Resend = (externalId: string, signal: AbortSignal) => Promise<void>;
+export interface Sender {
+  readonly api: Pick<BillingApi, 'consume'>;
+  readonly stamp: () => number;
+}
 
 /**
  * Holds the cross-tab consume lock. Resolves once held, after the facts learned
  * under it (another tab's free period, a dead tab's POST sent again through
- * `resend`) are already in the store; the function it gives releases the lock.
+ * `sender`) are already in the store; the function it gives releases the lock.
  * Rejects if `signal` aborts first.
  */
-export type Exclusive = (signal: AbortSignal, resend: Resend) => Promise<() => void>;
+export type Exclusive = (signal: AbortSignal, sender: Sender) => Promise<() => void>;
 
 /** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
 export interface ConsumeJournal {

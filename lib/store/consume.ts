@@ -5,7 +5,6 @@ import type { BillingConsumeResult } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
 import type { Exclusive } from '../features/feature';
 import type { Flight } from './flight';
-import { resendConsume } from './resend';
 import type { LoadContext } from './usage';
 
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
@@ -60,7 +59,7 @@ export interface ConsumeCall {
  * settle the caller. Consumes run one at a time, in call order.
  */
 export async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<void> {
-  const { state, now } = context;
+  const { dispatch, state, now } = context;
   const { signal } = call;
   // 1. Its turn.
   const previous = context.tail;
@@ -72,19 +71,42 @@ export async function runConsume(context: ConsumeContext, call: ConsumeCall): Pr
   let failure: unknown;
   try {
     if (call.done) return;
-    // 2. The lock, only when the local state would send a POST. Under it, a dead tab's POST may be sent
-    // again first: its answer is applied here, and its balance refreshed with this call's (step 9).
-    const release =
-      context.exclusive && !free()
-        ? await context.exclusive(signal, (id, cut) =>
-            resendConsume(context, id, cut).then((stale) => void (refresh ||= stale)),
-          )
-        : undefined;
+    // 2. The lock, only when the local state would send a POST (under it, a feature may send a dead tab's POST
+    // again through this client's transport, numbered like any attempt).
+    const release = context.exclusive && !free() ? await context.exclusive(signal, context) : undefined;
     try {
       // 3. Decide (again under the lock: another tab's charge may have started a free period).
       if (call.done) return;
-      if (free()) call.result = unchargedResult(state());
-      else refresh = (await post(context, call)) || refresh;
+      if (free()) {
+        call.result = unchargedResult(state());
+        return;
+      }
+      // 4. The id, made only for a POST; 5. journaled before it: a page that dies now leaves it to replay.
+      const externalId = (call.externalId ??= context.newId());
+      context.journal?.(externalId);
+      // 6. The POST, numbered as each attempt goes out.
+      dispatch({ type: 'consume/sent', externalId });
+      call.open = true;
+      let seq = 0;
+      const answer = await context.api.consume(externalId, { signal, onSend: () => (seq = context.stamp()) });
+      // 7. The answer, as facts.
+      if (answer.kind === 'charged') {
+        const { freeRemaining, isCredit } = answer;
+        call.open = false;
+        call.charged = true;
+        call.result = { freeRemaining, isCredit, isBlacklisted: false };
+        dispatch({ type: 'consume/charged', seq, now: now(), freeRemaining, isCredit });
+        refresh = isCredit;
+      } else if (answer.kind === 'insufficient') {
+        call.open = false;
+        call.error = new BillingError('insufficient_credits', 'Not enough credits for this operation', {
+          backendCode: BACKEND_CODES.insufficient,
+        });
+        dispatch({ type: 'consume/insufficient', seq });
+        refresh = true;
+      } else {
+        call.result = unchargedResult(state(), true);
+      }
     } finally {
       // 8. The lock goes right after the answer is in the store.
       release?.();
@@ -99,39 +121,6 @@ export async function runConsume(context: ConsumeContext, call: ConsumeCall): Pr
     call.end(failure);
     next();
   }
-}
-
-/** Steps 4 to 7 of {@link runConsume}: the POST and its answer; resolves whether the balance needs a refresh. */
-async function post(context: ConsumeContext, call: ConsumeCall): Promise<boolean> {
-  const { dispatch, state, now } = context;
-  const { signal } = call;
-  // 4. The id, made only for a POST; 5. journaled before it: a page that dies now leaves it to replay.
-  const externalId = (call.externalId ??= context.newId());
-  context.journal?.(externalId);
-  // 6. The POST, numbered as each attempt goes out.
-  dispatch({ type: 'consume/sent', externalId });
-  call.open = true;
-  let seq = 0;
-  const answer = await context.api.consume(externalId, { signal, onSend: () => (seq = context.stamp()) });
-  // 7. The answer, as facts.
-  if (answer.kind === 'charged') {
-    const { freeRemaining, isCredit } = answer;
-    call.open = false;
-    call.charged = true;
-    call.result = { freeRemaining, isCredit, isBlacklisted: false };
-    dispatch({ type: 'consume/charged', seq, now: now(), freeRemaining, isCredit });
-    return isCredit;
-  }
-  if (answer.kind === 'insufficient') {
-    call.open = false;
-    call.error = new BillingError('insufficient_credits', 'Not enough credits for this operation', {
-      backendCode: BACKEND_CODES.insufficient,
-    });
-    dispatch({ type: 'consume/insufficient', seq });
-    return true;
-  }
-  call.result = unchargedResult(state(), true);
-  return false;
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { SchedulerLike } from 'rxjs';
-import type { Exclusive, Resend } from '../feature';
+import type { Exclusive, Sender } from '../feature';
 import { BillingError } from '../../shared/errors';
 import type { LocksLike } from '../../shared/feature-types';
 import { holdLock } from '../web-locks';
 
 /** What runs under the lock before the consume decides; `cut` aborts when the wait ends (timeout, abort). */
-export type Learn = (resend: Resend, cut: AbortSignal) => Promise<void>;
+export type Learn = (sender: Sender, cut: AbortSignal) => Promise<void>;
 
 /**
  * The cross-tab consume lock of one scope, as the engine's `exclusive`: once
@@ -25,7 +25,7 @@ export function consumeLock(
   timeoutMs: number,
   learn: Learn,
 ): Exclusive {
-  return (signal, resend) =>
+  return (signal, sender) =>
     new Promise((resolve, reject) => {
       let release = (): void => undefined;
       let settled = false;
@@ -59,7 +59,7 @@ export function consumeLock(
       const learnThenGo = () => {
         held = true;
         if (!settled)
-          void learn(resend, cut.signal).then(
+          void learn(sender, cut.signal).then(
             () => settle(null),
             () => settle(null),
           );

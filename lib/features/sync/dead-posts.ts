@@ -2,7 +2,6 @@ import type { SchedulerLike } from 'rxjs';
 import type { BillingAction } from '../../core/actions';
 import { inBackground } from '../../shared/scheduler';
 import type { LocksLike } from '../../shared/feature-types';
-import type { Resend } from '../feature';
 import { holdLock, lockFree } from '../web-locks';
 import type { SyncMessage } from './messages';
 
@@ -30,8 +29,8 @@ export interface DeadPosts {
   heard(message: SyncMessage): void;
   /** This client's own facts: tells `sending` at its POST and `sent` at its answer or its outcome. */
   own(action: BillingAction): void;
-  /** Under the consume lock: sends again each announced POST whose page is gone, until `cut`. */
-  resend(send: Resend, cut: AbortSignal): Promise<void>;
+  /** Under the consume lock: sends again (`send`, which applies the answer) each announced POST whose page is gone, until `cut`. */
+  resend(send: (externalId: string, cut: AbortSignal) => Promise<void>, cut: AbortSignal): Promise<void>;
 }
 
 export function deadPosts(

@@ -54,6 +54,8 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   const waiting = new Set<(heard: boolean) => void>();
   let channel: SyncChannel | null = null;
   let periods = 0;
+  // A usage fetch of this tab's own, once the effect runs (a nudge's).
+  let refresh = (): void => undefined;
 
   // Never trusted beyond 30 s (the reducer caps it too).
   const adopt = (remainingMs: number, id: string): void => {
@@ -113,6 +115,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
         nudges += 1;
         void deps.refetchUsage().then(() => (nudges -= 1));
       };
+      refresh = nudge;
       // A tab that already shows what the sender shows has nothing to fetch, so tabs that all fetched
       // (coming back online together) do not fetch again for each other; an old sender sends no hint.
       const changed = (q: Quota | undefined) => {
@@ -186,13 +189,26 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
         channel?.close();
         channel = null;
         releasePage();
+        refresh = () => undefined;
       };
     });
 
   // Under the consume lock: a dead tab's POSTs are sent again first (a charge starts this tab's period);
   // then a period lock held by a period this tab does not know is asked about.
-  const learn: Learn = async (resend, cut) => {
-    await dead.resend(resend, cut);
+  // The answer to a dead tab's POST, applied as any charge or refusal is (`resent`: no POST of this tab's own
+  // opened it): a charge starts this tab's period and tells the others; the quota and balance are fetched again,
+  // as a replayed charge answers with its first figures.
+  const learn: Learn = async ({ api, stamp }, cut) => {
+    await dead.resend(async (id, signal) => {
+      let seq = 0;
+      const answer = await api.consume(id, { signal, onSend: () => (seq = stamp()) });
+      if (answer.kind === 'charged') {
+        const { freeRemaining, isCredit } = answer;
+        learned.next({ type: 'consume/charged', seq, now: scheduler.now(), freeRemaining, isCredit, resent: true });
+      }
+      if (answer.kind === 'insufficient') learned.next({ type: 'consume/insufficient', seq, resent: true });
+      if (answer.kind !== 'blacklisted') refresh();
+    }, cut);
     if ((await lockFree(locks as LocksLike, periodLock)) || runningHere() || (await ask())) return;
     await adoptHeld().catch(() => undefined);
   };
