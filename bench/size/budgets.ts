@@ -64,6 +64,9 @@ export const SIZE_AIMS = { own: 7_700 } as const;
  * in shared/errors so core need not import the client) own 10,607 B, all
  * 13,780 B, the same code in another module order: own ceiling 10,620 B until
  * the issue's diagnostics and opt-in features lower it.
+ * Issue 23 point 6 (helper "tabs"): the engine hands the consume lock its
+ * transport and request numbering, and the reducer leaves `pending` alone for a
+ * re-sent answer: +7 B own.
  */
 export const SIZE_CEILINGS = { own: 9_200, total: 12_400 } as const;
 

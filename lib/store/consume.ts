@@ -1,3 +1,4 @@
+import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { BillingError } from '../shared/errors';
@@ -6,6 +7,9 @@ import { BACKEND_CODES } from '../shared/wire';
 import type { Exclusive } from './hooks';
 import type { Flight } from './flight';
 import type { LoadContext } from './usage';
+
+// The global a bundler replaces (shared/dev.ts).
+declare const process: ProcessEnvHolder;
 
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
 export const unchargedResult = (state: BillingState, isBlacklisted = false): BillingConsumeResult => ({
@@ -82,8 +86,10 @@ export async function runConsume(context: ConsumeContext, call: ConsumeCall): Pr
   let failure: unknown;
   try {
     if (call.done) return;
-    // 2. The lock, only when the local state would send a POST.
-    const release = hooks.exclusive && !free() ? await hooks.exclusive(signal) : undefined;
+    // 2. The lock, only when the local state would send a POST (under it, a feature may send a dead tab's POST
+    // again through this client's transport, numbered like any attempt).
+    const release =
+      hooks.exclusive && !free() ? await hooks.exclusive(signal, { api: context.api, stamp: store.stamp }) : undefined;
     try {
       // 3. Decide (again under the lock: another tab's charge may have started a free period).
       if (call.done) return;
@@ -109,7 +115,7 @@ export async function runConsume(context: ConsumeContext, call: ConsumeCall): Pr
         refresh = isCredit;
       } else if (answer.kind === 'insufficient') {
         call.open = false;
-        call.error = new BillingError('insufficient_credits', 'Not enough credits for this operation', {
+        call.error = new BillingError('insufficient_credits', 'Not enough credits', {
           backendCode: BACKEND_CODES.insufficient,
         });
         dispatch({ type: 'consume/insufficient', seq });
@@ -167,7 +173,12 @@ export const startConsume = (
         if (!result) {
           const thrown = call.error ?? failure;
           error =
-            thrown instanceof BillingError ? thrown : new BillingError('network', 'Unexpected failure of consume');
+            thrown instanceof BillingError
+              ? thrown
+              : new BillingError(
+                  'network',
+                  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'Unexpected failure of consume' : 'consume failed',
+                );
           if (id !== undefined && error.externalId === undefined) error = error.withExternalId(id);
         }
         context.store.dispatch({ type: 'consume/settled', externalId: id ?? null, result, error, charged, open });

@@ -6,16 +6,28 @@ import type { BillingState } from '../core/state';
 import type { BillingEvent } from '../shared/billing-event';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { BillingConsumeResult } from '../shared/types';
+import type { BillingApi } from '../transport/billing-api';
 import type { RetryNotice } from '../transport/config';
 import type { Effect } from './effect';
 
 /**
+ * What a feature may use of its client under the consume lock: the transport,
+ * to send again the POST of a tab that died before its answer (same
+ * `external_id`, so the backend charges it at most once), and the numbering
+ * of requests, so that its answer is ordered like any other.
+ */
+export interface Sender {
+  readonly api: Pick<BillingApi, 'consume'>;
+  readonly stamp: () => number;
+}
+
+/**
  * Holds the cross-tab consume lock. Resolves once held, after the facts learned
- * under it (another tab's free period) were emitted by the feature's effects
- * and so are already in the store; the function it gives releases the lock.
+ * under it (another tab's free period, a dead tab's POST sent again through
+ * `sender`) are already in the store; the function it gives releases the lock.
  * Rejects if `signal` aborts first.
  */
-export type Exclusive = (signal: AbortSignal) => Promise<() => void>;
+export type Exclusive = (signal: AbortSignal, sender: Sender) => Promise<() => void>;
 
 /** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
 export interface ConsumeJournal {

@@ -104,7 +104,10 @@ export async function request<T>(
         attempt(),
         timeoutMs,
         () =>
-          new BillingError('timeout', `${where} timed out after ${timeoutMs} ms${sent ? '' : ' waiting for headers'}`),
+          new BillingError(
+            'timeout',
+            `${where} timed out after ${timeoutMs} ms${HAS_ENV && process.env.NODE_ENV !== 'production' && !sent ? ' waiting for headers' : ''}`,
+          ),
         controller,
       );
       const { status } = response;

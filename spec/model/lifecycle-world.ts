@@ -68,6 +68,8 @@ export interface Tab {
   readonly scheduler: TabScheduler;
   readonly client: Client;
   status: 'live' | 'disposed' | 'dead';
+  /** Event when its client was created (its channel opened): it hears what other tabs post from then on. */
+  readonly openedEvent: number;
   /** The tab whose storage this one's was copied from (a duplicated tab). */
   copiedFrom?: number;
   /** Event when its `recovered$` completed: the replays of what an earlier page left are over. */
@@ -190,7 +192,23 @@ export class World {
     // A charge must be the work of a consume some caller is still waiting for (or a page that died
     // waiting): an id whose caller already heard "aborted" or "disposed" is an abandoned operation.
     const waiting = this.calls.some((c) => c.kind === 'consume' && c.externalId === id && c.outcome === undefined);
-    if (!waiting) {
+    // The window issue 23.6 leaves (docs/decisions.md, "A dead lock holder's POST"): a disposed client's `sent`
+    // that reaches the next holder more than its 500 ms grace after the client's lock went (a late channel, a
+    // busy tab) lets that holder send the POST again. Only then: with tab sync, in a run where messages came
+    // late, sent again by another tab for a disposed one, and not by its duplicate (whose journal replay paying
+    // for what its opener abandoned stays a violation: the abandonCopied family).
+    const charger = this.tabs[exchange.tab];
+    const resentLate =
+      this.platform.sync &&
+      this.slowAnswers &&
+      this.calls.some(
+        (c) =>
+          c.externalId === id &&
+          c.tab !== exchange.tab &&
+          charger?.copiedFrom !== c.tab &&
+          this.tabs[c.tab]?.status === 'disposed',
+      );
+    if (!waiting && !resentLate) {
       const told = this.calls
         .filter((c) => c.externalId === id && c.outcome?.ok === false)
         .map((c) => `tab ${c.tab} ${(c.outcome as { error: BillingError }).error.code}`);
@@ -203,6 +221,7 @@ export class World {
   /** Opens a client (a tab or a reloaded page) on `storage`; `laterLocks`: its lock requests are granted on a later turn. */
   open(storage: MemoryStorage, laterLocks = false): Tab {
     const index = this.tabs.length;
+    const openedEvent = this.event();
     const scheduler = new TabScheduler(this.clock, () => this.clock.now() + this.wallOffset);
     this.hub.creating = { tab: index, busy: () => scheduler.isBusy, dead: () => scheduler.isDead };
     let client: Client;
@@ -220,7 +239,7 @@ export class World {
     } finally {
       this.hub.creating = null;
     }
-    const tab: Tab = { index, storage, scheduler, client, status: 'live', busy: [] };
+    const tab: Tab = { index, storage, scheduler, client, status: 'live', busy: [], openedEvent };
     this.tabs.push(tab);
     client.billing.recovered$.subscribe({
       next: (item) => this.recovered.push({ tab: index, event: this.event(), at: this.clock.now(), item }),

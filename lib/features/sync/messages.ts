@@ -1,4 +1,5 @@
 import type { QuotaFields } from '../../shared/types';
+import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 
 /**
  * What tabs tell each other; nothing here is ranked. `period`: the free period
@@ -7,17 +8,28 @@ import type { QuotaFields } from '../../shared/types';
  * `ended`: that period ended on its owner's clock; `ask`: a tab that joins (or
  * finds a period lock held) asks the owners for their periods; `changed`: the
  * backend's quota changed, so each tab fetches its own, unless it already shows
- * the quota `q` its sender now shows (a hint, never adopted).
+ * the quota `q` its sender now shows (a hint, never adopted); `sending`: the
+ * page `page` (its client's id) is sending the consume `id`, under the consume
+ * lock; `sent`: the answer to `id` was applied (or its caller has its outcome).
+ * A `sending` still open when its page's lock is free names a POST whose page
+ * died before the answer: the next holder sends it again.
  */
 export type SyncMessage =
   | { readonly kind: 'period'; readonly id: string; readonly left: number; readonly at: number }
   | { readonly kind: 'ended'; readonly id: string }
   | { readonly kind: 'ask' }
-  | { readonly kind: 'changed'; readonly q?: QuotaFields };
+  | { readonly kind: 'changed'; readonly q?: QuotaFields }
+  | { readonly kind: 'sending'; readonly id: string; readonly page: string }
+  | { readonly kind: 'sent'; readonly id: string };
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 // A period id is `<page id>.<n>`: short, and never a lock-name separator.
 const periodId = (v: unknown): v is string => typeof v === 'string' && v.length <= 100 && !v.includes(':');
+// A page id names a lock (`…:tab:<page id>`): as short, and as free of separators, as a period id.
+const pageId = (v: unknown): v is string => periodId(v) && v !== '';
+// Any id the backend would take: it is only ever sent back to the backend, never part of a name.
+const externalId = (v: unknown): v is string =>
+  typeof v === 'string' && v.length > 0 && v.length <= MAX_EXTERNAL_ID_LENGTH;
 
 // A malformed hint is no hint: the nudge then fetches, as one without it does.
 function quotaFields(v: unknown): v is QuotaFields {
@@ -28,7 +40,7 @@ function quotaFields(v: unknown): v is QuotaFields {
 
 /** Another page of the origin may send anything: only well-formed messages count. */
 export function parseMessage(data: unknown): SyncMessage | null {
-  const m = data as Partial<Record<'kind' | 'id' | 'left' | 'at', unknown>> | null;
+  const m = data as Partial<Record<'kind' | 'id' | 'left' | 'at' | 'page', unknown>> | null;
   if (typeof m !== 'object' || m === null) return null;
   if (m.kind === 'changed') {
     const q = (m as { q?: unknown }).q;
@@ -39,5 +51,7 @@ export function parseMessage(data: unknown): SyncMessage | null {
   if (m.kind === 'period' && periodId(m.id) && finite(m.left) && finite(m.at)) {
     return { kind: 'period', id: m.id, left: m.left, at: m.at };
   }
+  if (m.kind === 'sending' && externalId(m.id) && pageId(m.page)) return { kind: 'sending', id: m.id, page: m.page };
+  if (m.kind === 'sent' && externalId(m.id)) return { kind: 'sent', id: m.id };
   return null;
 }

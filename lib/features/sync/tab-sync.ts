@@ -7,7 +7,8 @@ import type { LocksLike } from '../../shared/feature-types';
 import { inBackground } from '../../shared/scheduler';
 import { holdLock, lockFree } from '../web-locks';
 import { openChannel, type SyncChannel } from './channel';
-import { consumeLock } from './consume-lock';
+import { consumeLock, type Learn } from './consume-lock';
+import { deadPosts } from './dead-posts';
 import { datedPeriods } from './dated-periods';
 import { parseMessage, type SyncMessage } from './messages';
 
@@ -35,7 +36,8 @@ export interface SyncDeps {
  * and tells the time left as a duration (`period`), at the charge and to any
  * tab that asks. Under Web Locks, consumes take one lock per scope; the holder
  * probes the period lock (`ifAvailable`) and, when it is held by a period it
- * does not know, asks its owner. Neither needs `query()`; a channel that throws
+ * does not know, asks its owner. Before that, it sends again the POST of a tab
+ * that died holding the lock (dead-posts.ts). Neither needs `query()`; a channel that throws
  * is no channel; see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.1.0/docs/recipes/cross-tab.md | docs/recipes/cross-tab.md} for what each missing API gives up.
  */
 export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): FeatureParts {
@@ -52,6 +54,8 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   const waiting = new Set<(heard: boolean) => void>();
   let channel: SyncChannel | null = null;
   let periods = 0;
+  // A usage fetch of this tab's own, once the effect runs (a nudge's).
+  let refresh = (): void => undefined;
 
   // Never trusted beyond 30 s (the reducer caps it too).
   const adopt = (remainingMs: number, id: string): void => {
@@ -94,6 +98,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
       if (!channel.post({ kind: 'ask' })) done(false);
     });
   const tell = (message: SyncMessage) => channel?.post(message);
+  const dead = deadPosts(locks, base, pageId, scheduler, tell);
   const answer = () => {
     const now = scheduler.now();
     for (const [id, { end }] of owned) if (end > now) tell({ kind: 'period', id, left: end - now, at: wallNow() });
@@ -110,6 +115,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
         nudges += 1;
         void deps.refetchUsage().then(() => (nudges -= 1));
       };
+      refresh = nudge;
       // A tab that already shows what the sender shows has nothing to fetch, so tabs that all fetched
       // (coming back online together) do not fetch again for each other; an old sender sends no hint.
       const changed = (q: Quota | undefined) => {
@@ -129,7 +135,10 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           if (end !== undefined) out.next({ type: 'freePeriod/ended', end });
         }
         if (message?.kind === 'changed') changed(message.q);
+        if (message?.kind === 'sending' || message?.kind === 'sent') dead.heard(message);
       });
+      // Held for the client's life: while it is, no other tab sends this one's POSTs again.
+      const releasePage = dead.hold();
       const startPeriod = () => {
         const id = `${pageId}.${(periods += 1)}`;
         const at = wallNow();
@@ -168,6 +177,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           const echo = nudges > 0 && action.type === 'usage/loaded';
           const news = action.type === 'consume/charged' || action.type === 'consume/insufficient';
           if (news || (!echo && !sameQuota(before, quota))) tell({ kind: 'changed', ...(quota && { q: quota }) });
+          dead.own(action);
         }),
       );
       // Joining: the owners tell their periods' time left; if none does, the locks' names are read.
@@ -178,11 +188,27 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
         waiting.forEach((heard) => heard(false));
         channel?.close();
         channel = null;
+        releasePage();
+        refresh = () => undefined;
       };
     });
 
-  // Under the consume lock: a period lock held by a period this tab does not know is asked about.
-  const learn = async () => {
+  // Under the consume lock: a dead tab's POSTs are sent again first (a charge starts this tab's period);
+  // then a period lock held by a period this tab does not know is asked about.
+  // The answer to a dead tab's POST, applied as any charge or refusal is (`resent`: no POST of this tab's own
+  // opened it): a charge starts this tab's period and tells the others; the quota and balance are fetched again,
+  // as a replayed charge answers with its first figures.
+  const learn: Learn = async ({ api, stamp }, cut) => {
+    await dead.resend(async (id, signal) => {
+      let seq = 0;
+      const answer = await api.consume(id, { signal, onSend: () => (seq = stamp()) });
+      if (answer.kind === 'charged') {
+        const { freeRemaining, isCredit } = answer;
+        learned.next({ type: 'consume/charged', seq, now: scheduler.now(), freeRemaining, isCredit, resent: true });
+      }
+      if (answer.kind === 'insufficient') learned.next({ type: 'consume/insufficient', seq, resent: true });
+      if (answer.kind !== 'blacklisted') refresh();
+    }, cut);
     if ((await lockFree(locks as LocksLike, periodLock)) || runningHere() || (await ask())) return;
     await adoptHeld().catch(() => undefined);
   };

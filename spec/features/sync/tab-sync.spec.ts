@@ -281,6 +281,13 @@ describe('tabSync: what crosses the channel', () => {
       { kind: 'Changed' },
       { kind: 'usage', quota: { freeRemaining: 9, creditsBalance: 999 } },
       { v: 1, kind: 'hello', from: 'ghost' },
+      { kind: 'sending', id: 'x-1' },
+      { kind: 'sending', id: '', page: 'ghost' },
+      { kind: 'sending', id: 'x'.repeat(256), page: 'ghost' },
+      { kind: 'sending', id: 'x-1', page: 'gh:ost' },
+      { kind: 'sending', id: 42, page: 'ghost' },
+      { kind: 'sent' },
+      { kind: 'sent', id: null },
     ]) {
       other.post(junk);
     }
@@ -293,6 +300,6 @@ describe('tabSync: what crosses the channel', () => {
     expect(posted.length).toBeGreaterThan(0);
     expect(JSON.stringify(posted)).not.toMatch(/secret-token|canary-7|Bearer/);
     for (const message of posted)
-      expect(['kind', 'id', 'left', 'at', 'q']).toEqual(expect.arrayContaining(Object.keys(message as object)));
+      expect(['kind', 'id', 'left', 'at', 'q', 'page']).toEqual(expect.arrayContaining(Object.keys(message as object)));
   });
 });
