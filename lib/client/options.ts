@@ -1,94 +1,15 @@
 import type { SchedulerLike } from 'rxjs';
-import type { BillingFeature } from '../features/feature';
 import { checkFields, integer, invalid, type Rule } from '../shared/option-names';
 import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
-import type { DevtoolsHook } from '../features/devtools-hook';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot, type BillingSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
-import type { FetchLike, HeadersOption } from '../shared/types';
+import type { ClientOptions } from './client-options';
+
+export type { ClientOptions } from './client-options';
 
 // The global a bundler replaces (lib/shared/dev.ts).
 declare const process: ProcessEnvHolder;
-
-/**
- * Options of `createClient()`.
- *
- * @example
- * ```ts
- * const options: ClientOptions = {
- *   baseUrl: 'https://api.example.com',
- *   appKey: 'poster',
- *   headers: { Authorization: 'Bearer <token>' },
- * };
- * ```
- */
-export interface ClientOptions {
-  /** Absolute http(s) URL without credentials, query or fragment. */
-  readonly baseUrl: string;
-  /** Application key; the module value sent is `generator_<appKey>`. */
-  readonly appKey: string;
-  /**
-   * Added to every request; authentication goes here. A function is called
-   * before every attempt, retries included. Values never appear in an error,
-   * message or log.
-   */
-  readonly headers?: HeadersOption;
-  /**
-   * The function every request goes through: by default the platform
-   * `fetch` in the browser build, `cross-fetch` elsewhere. It must honour
-   * `init.signal`: timeouts and `dispose()` abort through it.
-   */
-  readonly fetch?: FetchLike;
-  /** Every clock reading and timer of the client; a monotonic async scheduler by default. */
-  readonly scheduler?: SchedulerLike;
-  /** Per attempt, body included. Default 10000. */
-  readonly timeoutMs?: number;
-  /** Extra attempts for retryable failures. Default 2. */
-  readonly retries?: number;
-  /**
-   * Keeps the free period and unanswered consumes across reloads (`sessionStorage`
-   * is the usual choice). Off by default.
-   *
-   * @see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.1.0/docs/recipes/reload-safe.md | docs/recipes/reload-safe.md}
-   */
-  readonly storage?: BillingFeature<'storage'>;
-  /** Shares the free period and the latest usage between tabs of one origin (`tabSync()`). Off by default. */
-  readonly sync?: BillingFeature<'sync'>;
-  /**
-   * Names the storage keys and the tab channel; `generator_<appKey>` by default.
-   * Set it per user (e.g. to the user id) where several users share one browser.
-   */
-  readonly scope?: string;
-  /**
-   * Refetches usage by itself (`refetchOn({ focus, online, intervalMs })`). Off
-   * by default: nothing is listened to or armed, and none of its code is bundled.
-   */
-  readonly refetch?: BillingFeature<'refetch'>;
-  /**
-   * `billing.events$` and an `onEvent` listener (`billingEvents({ onEvent })`).
-   * Off by default: `events$` then never emits, and none of its code is bundled.
-   */
-  readonly events?: BillingFeature<'events'>;
-  /**
-   * Removed in 0.2.0: throws `invalid_argument`. Write `events: billingEvents({ onEvent })`.
-   * @deprecated Use `events: billingEvents({ onEvent })`.
-   */
-  readonly onEvent?: never;
-  /**
-   * Called once on a 401 (shared by requests that hit it together); the
-   * request is then sent once more with freshly resolved `headers`, with the
-   * same `external_id` for a consume. A second 401 rejects `http` 401.
-   */
-  readonly onUnauthorized?: () => void | Promise<void>;
-  /**
-   * A `billing.snapshot()` taken elsewhere (on the server): its usage is cached
-   * at once, nothing is fetched because of it, and any later answer replaces it.
-   */
-  readonly bootstrap?: BillingSnapshot | null;
-  /** Shows every action and state in a DevTools panel (`reduxDevtools()` from `unified-billing/devtools`). */
-  readonly devtools?: DevtoolsHook;
-}
 
 /** What validation and the defaults make of the options the client does not read as given. */
 export interface ResolvedOptions {

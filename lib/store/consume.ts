@@ -8,8 +8,7 @@ import type { Exclusive } from './hooks';
 import type { Flight } from './flight';
 import type { LoadContext } from './usage';
 
-// The global a bundler replaces (shared/dev.ts).
-declare const process: ProcessEnvHolder;
+declare const process: ProcessEnvHolder; // the global a bundler replaces (shared/dev.ts)
 
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
 export const unchargedResult = (state: BillingState, isBlacklisted = false): BillingConsumeResult => ({

@@ -7,9 +7,6 @@ import { initialState, type BillingState } from '../core/state';
 import { toUsageInfo } from '../core/usage-view';
 import { sameUsage } from '../shared/quota-keys';
 import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
-
-// The global a bundler replaces (shared/dev.ts).
-declare const process: ProcessEnvHolder;
 import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
@@ -22,6 +19,8 @@ import { flight } from './flight';
 import type { StoreHooks } from './hooks';
 import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView, statusView } from './views';
+
+declare const process: ProcessEnvHolder; // the global a bundler replaces (shared/dev.ts)
 
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
 // A consume that settles without a POST still open: refused before anything was sent, or free.
