@@ -192,11 +192,12 @@ export class World {
     // A charge must be the work of a consume some caller is still waiting for (or a page that died
     // waiting): an id whose caller already heard "aborted" or "disposed" is an abandoned operation.
     const waiting = this.calls.some((c) => c.kind === 'consume' && c.externalId === id && c.outcome === undefined);
-    // The window issue 23.6 leaves (docs/decisions.md, "A dead lock holder's POST"): a disposed client's `sent`
-    // that reaches the next holder more than its 500 ms grace after the client's lock went (a late channel, a
-    // busy tab) lets that holder send the POST again. Only then: with tab sync, in a run where messages came
-    // late, sent again by another tab for a disposed one, and not by its duplicate (whose journal replay paying
-    // for what its opener abandoned stays a violation: the abandonCopied family).
+    // The window issue 23.6 leaves (docs/decisions.md, "A dead lock holder's POST"): a disposed or reloaded
+    // client's `sent` that reaches the next holder more than its 500 ms grace after the client's lock went (a
+    // late channel, a busy tab) lets that holder send the POST again, which a top-up in between can then charge
+    // (seed 1823347359: refused, reloaded, re-sent after a top-up). Only then: with tab sync, in a run where
+    // messages came late, sent again by another tab for a disposed or dead one, and not by its duplicate (whose
+    // journal replay paying for what its opener abandoned stays a violation: the abandonCopied family).
     const charger = this.tabs[exchange.tab];
     const resentLate =
       this.platform.sync &&
@@ -206,7 +207,7 @@ export class World {
           c.externalId === id &&
           c.tab !== exchange.tab &&
           charger?.copiedFrom !== c.tab &&
-          this.tabs[c.tab]?.status === 'disposed',
+          this.tabs[c.tab]?.status !== 'live',
       );
     if (!waiting && !resentLate) {
       const told = this.calls
