@@ -36,7 +36,7 @@ describe('envelope codes: answers and errors', () => {
   ] as const)('%s rejects with a backend error carrying the code, not retried', async (_, call, code) => {
     const fetch = jest.fn(answering(code));
     const { api } = fakeApi({ fetch });
-    const { error } = await settled(call === 'consume' ? api.consume('op-2') : api[call]());
+    const { error } = await settled<unknown>(call === 'consume' ? api.consume('op-2') : api[call]());
     expect(error).toBeInstanceOf(BillingError);
     expect(error).toMatchObject({ code: 'backend', backendCode: code });
     expect(fetch).toHaveBeenCalledTimes(1);
