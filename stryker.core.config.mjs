@@ -5,24 +5,6 @@
 // loaded machine. A mutant that survives them is rerun against more specs with
 // `MUTATION_SPECS=spec/core,spec/client,spec/store npx stryker run stryker.core.config.mjs --mutate 'lib/core/reducer.ts:LINE'`.
 // One test process.
-import base from './stryker.config.mjs';
+import { scopedConfig } from './stryker.scoped.mjs';
 
-const specs = (process.env.MUTATION_SPECS ?? 'spec/core,spec/client/initial-status.spec.ts').split(',');
-
-/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
-export default {
-  ...base,
-  mutate: ['lib/core/**/*.ts'],
-  jest: {
-    ...base.jest,
-    config: {
-      roots: ['<rootDir>/spec'],
-      testMatch: specs.map((spec) => `<rootDir>/${spec}${spec.endsWith('.ts') ? '' : '/**/*.spec.ts'}`),
-    },
-  },
-  concurrency: 1,
-  incremental: true,
-  incrementalFile: 'reports/stryker-incremental-core.json',
-  htmlReporter: { fileName: 'reports/mutation/core.html' },
-  jsonReporter: { fileName: 'reports/mutation/core.json' },
-};
+export default scopedConfig('core', 'spec/core,spec/client/initial-status.spec.ts');

@@ -3,27 +3,9 @@
 // file, with `--incrementalFile reports/stryker-incremental-<file>.json`). Only the transport's own
 // specs and the error classes it builds run: with the client specs too, every surviving mutant reran
 // some 200 client tests and the 534 mutants needed over two hours on the shared machine. One test process.
-import base from './stryker.config.mjs';
+import { scopedConfig } from './stryker.scoped.mjs';
 
 // Which specs run: by default all of the transport's own; per file, the specs about that file
 // (`MUTATION_SPECS=spec/transport/decode.spec.ts,...`), since a module-level ("static") mutant reruns
 // every spec in the set. The figures in docs/reliability.md name the set each file ran with.
-const specs = (process.env.MUTATION_SPECS ?? 'spec/transport,spec/shared').split(',');
-
-/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
-export default {
-  ...base,
-  mutate: ['lib/transport/**/*.ts'],
-  jest: {
-    ...base.jest,
-    config: {
-      roots: ['<rootDir>/spec'],
-      testMatch: specs.map((spec) => `<rootDir>/${spec}${spec.endsWith('.ts') ? '' : '/**/*.spec.ts'}`),
-    },
-  },
-  concurrency: 1,
-  incremental: true,
-  incrementalFile: 'reports/stryker-incremental-transport.json',
-  htmlReporter: { fileName: 'reports/mutation/transport.html' },
-  jsonReporter: { fileName: 'reports/mutation/transport.json' },
-};
+export default scopedConfig('transport', 'spec/transport,spec/shared');
