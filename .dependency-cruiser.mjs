@@ -58,6 +58,8 @@ export default {
           '^lib/(react|devtools|testing)/index\\.ts$',
           // The build swaps them in for their Node twin (scripts/build.mjs, resolveExtensions).
           '\\.browser\\.ts$',
+          // Imported where `__DEV__` is expanded (scripts/dev-flag.cjs), and the flag's declaration.
+          '^lib/shared/dev(-flag\\.d)?\\.ts$',
         ],
       },
       to: {},

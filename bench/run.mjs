@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { devFlag } from '../scripts/dev-flag.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Inside node_modules, so the bundle's external packages resolve as from the repository.
@@ -14,6 +15,7 @@ await build({
   entryPoints: [join(root, 'bench/main.ts')],
   outfile,
   bundle: true,
+  plugins: [devFlag],
   packages: 'external',
   platform: 'node',
   format: 'cjs',

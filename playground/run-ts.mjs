@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { devFlag } from '../scripts/dev-flag.cjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = process.argv[2];
@@ -22,6 +23,7 @@ await build({
   entryPoints: [resolve(root, entry)],
   outfile,
   bundle: true,
+  plugins: [devFlag],
   packages: 'external',
   platform: 'node',
   format: 'esm',

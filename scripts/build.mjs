@@ -9,8 +9,9 @@
 // crypto.randomUUID serve instead of cross-fetch and uuid.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dualTypes } from './dual-types.mjs';
+import { devFlag } from './dev-flag.cjs';
 
 // esbuild tries resolve extensions in order: '.browser.ts' first makes
 // './platform/default-fetch' resolve to default-fetch.browser.ts where it
@@ -83,7 +84,7 @@ for (const entry of builds) {
       ...(entry.resolveExtensions ? { resolveExtensions: entry.resolveExtensions } : {}),
       format,
       target: 'es2020',
-      // Left for the app's bundler to replace (lib/shared/dev.ts): for the browser platform
+      // Left for the app's bundler to replace (scripts/dev-flag.cjs): for the browser platform
       // esbuild would otherwise fix it to "development" here, and every app would ship the
       // development messages.
       define: { 'process.env.NODE_ENV': 'process.env.NODE_ENV' },
@@ -92,10 +93,12 @@ for (const entry of builds) {
       ...(format === 'cjs' ? { supported: { 'dynamic-import': false } } : {}),
       sourcemap: true,
       metafile: true,
-      plugins: [pureDependencies],
+      plugins: [pureDependencies, devFlag],
       logLevel: 'warning',
     });
     if (entry.resolveExtensions) assertBrowserOnly(result.metafile, outfile);
+    // A `__DEV__` left unexpanded would be a ReferenceError in every app.
+    if (readFileSync(outfile, 'utf8').includes('__DEV__')) throw new Error(`${outfile} holds __DEV__`);
   }
   console.log(`built dist/${entry.name}${entry.suffix}.mjs and dist/${entry.name}${entry.suffix}.cjs`);
 }

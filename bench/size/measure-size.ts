@@ -1,5 +1,6 @@
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { gzipSync } from 'node:zlib';
+import { devFlag } from '../../scripts/dev-flag.cjs';
 
 /** Minified and gzipped bytes of one bundle. */
 export interface Bundle {
@@ -150,7 +151,7 @@ export async function bundle(
     // Set whatever the platform: esbuild defines it for browsers only, and only when minifying.
     define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
     external: [...external],
-    plugins: [pureDependencies],
+    plugins: [pureDependencies, devFlag],
     write: false,
     metafile: true,
     logLevel: 'silent',

@@ -1,15 +1,11 @@
 import type { SchedulerLike } from 'rxjs';
 import { checkFields, integer, invalid, type Rule } from '../shared/option-names';
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot, type BillingSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
 import type { ClientOptions } from './client-options';
 
 export type { ClientOptions } from './client-options';
-
-// The global a bundler replaces (lib/shared/dev.ts).
-declare const process: ProcessEnvHolder;
 
 /** What validation and the defaults make of the options the client does not read as given. */
 export interface ResolvedOptions {
@@ -24,11 +20,11 @@ export interface ResolvedOptions {
 
 const isFunction = (value: unknown) => typeof value === 'function';
 // What a rule says is read in development only (shared/dev.ts).
-const FUNCTION: Rule = [isFunction, HAS_ENV && process.env.NODE_ENV !== 'production' ? 'a function' : ''];
+const FUNCTION: Rule = [isFunction, __DEV__ ? 'a function' : ''];
 // A feature carries the kind its factory stamped, which is the option's name.
 const madeBy = (factory: string): Rule => [
   (value: { kind?: unknown; install?: unknown } | null, name) => value?.kind === name && isFunction(value.install),
-  HAS_ENV && process.env.NODE_ENV !== 'production' ? `made by ${factory}` : '',
+  __DEV__ ? `made by ${factory}` : '',
 ];
 
 // Every option, checked when given (not undefined); its keys are also the valid names, so the
@@ -42,7 +38,7 @@ const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   fetch: FUNCTION,
   scheduler: [
     (value: Partial<SchedulerLike> | null) => isFunction(value?.now) && isFunction(value?.schedule),
-    HAS_ENV && process.env.NODE_ENV !== 'production' ? 'an RxJS scheduler (now() and schedule())' : '',
+    __DEV__ ? 'an RxJS scheduler (now() and schedule())' : '',
   ],
   timeoutMs: integer(1, 600_000),
   retries: integer(0, 10),
@@ -50,7 +46,7 @@ const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   sync: madeBy('tabSync()'),
   scope: [
     (value: unknown) => typeof value === 'string' && value !== '' && value.length <= 200,
-    HAS_ENV && process.env.NODE_ENV !== 'production' ? 'a string of 1 to 200 characters' : '',
+    __DEV__ ? 'a string of 1 to 200 characters' : '',
   ],
   refetch: madeBy('refetchOn()'),
   events: madeBy('billingEvents()'),
@@ -74,15 +70,12 @@ function attempt<T>(make: () => T): T | undefined {
  */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null)
-    invalid(
-      HAS_ENV && process.env.NODE_ENV !== 'production' ? 'createClient needs an options object' : 'invalid options',
-      options,
-    );
+    invalid(__DEV__ ? 'createClient needs an options object' : 'invalid options', options);
   // The shapes of 0.1 are refused naming the new way, never ignored: the listener or the
   // refetches would silently stop.
   if (options.onEvent !== undefined) {
     invalid(
-      HAS_ENV && process.env.NODE_ENV !== 'production'
+      __DEV__
         ? 'onEvent moved to the events feature in 0.2.0: write events: billingEvents({ onEvent })'
         : 'invalid onEvent',
       options.onEvent,
@@ -91,7 +84,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   const refetch: unknown = options.refetch;
   if (typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
     invalid(
-      HAS_ENV && process.env.NODE_ENV !== 'production'
+      __DEV__
         ? 'refetch takes refetchOn() since 0.2.0: write refetch: refetchOn({ focus: true, online: true, intervalMs })'
         : 'invalid refetch',
     );
@@ -102,19 +95,12 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   // Only what is wrong with the URL is said: it may embed a credential.
   if (!/^https?:$/.test(url?.protocol as string) || url!.username || url!.password || /[?#]/.test(baseUrl)) {
     invalid(
-      HAS_ENV && process.env.NODE_ENV !== 'production'
-        ? 'baseUrl must be an absolute http(s) URL without credentials, query or fragment'
-        : 'invalid baseUrl',
+      __DEV__ ? 'baseUrl must be an absolute http(s) URL without credentials, query or fragment' : 'invalid baseUrl',
     );
   }
   // A lone surrogate cannot be URL-encoded: refused here, not as a URIError at the first request.
   if (typeof appKey !== 'string' || !attempt(() => encodeURIComponent(appKey))) {
-    invalid(
-      HAS_ENV && process.env.NODE_ENV !== 'production'
-        ? 'appKey must be a non-empty, well-formed string'
-        : 'invalid appKey',
-      appKey,
-    );
+    invalid(__DEV__ ? 'appKey must be a non-empty, well-formed string' : 'invalid appKey', appKey);
   }
   return {
     baseUrl: url!.href.replace(/\/+$/, ''),

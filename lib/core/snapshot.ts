@@ -2,10 +2,6 @@ import type { BillingAction } from './actions';
 import { FREE_PERIOD_MS, type BillingState, type Quota } from './state';
 import { invalid } from '../shared/errors';
 import { QUOTA_KEYS } from '../shared/quota-keys';
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
-
-// The global a bundler replaces (lib/shared/dev.ts).
-declare const process: ProcessEnvHolder;
 
 /**
  * What `billing.snapshot()` gives and the `bootstrap` option takes: the cached
@@ -81,12 +77,7 @@ export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
           : freePeriodEndsAt !== null && !isCount(freePeriodEndsAt)
             ? 'freePeriodEndsAt'
             : '';
-  if (field)
-    invalid(
-      HAS_ENV && process.env.NODE_ENV !== 'production'
-        ? `bootstrap.${field} is not from billing.snapshot()`
-        : `invalid bootstrap.${field}`,
-    );
+  if (field) invalid(__DEV__ ? `bootstrap.${field} is not from billing.snapshot()` : `invalid bootstrap.${field}`);
   return value as BillingSnapshot;
 }
 

@@ -1,8 +1,3 @@
-import { HAS_ENV, type ProcessEnvHolder } from './dev';
-
-// The global a bundler replaces (shared/dev.ts).
-declare const process: ProcessEnvHolder;
-
 /**
  * Every way a call of the client can fail.
  *
@@ -135,8 +130,5 @@ export function invalid(message: string, ...got: [unknown?]): never {
   const [value] = got;
   const kind = typeof value;
   const shown = value === null || /^[unb]/.test(kind) ? String(value) : kind === 'object' ? 'an object' : `a ${kind}`;
-  throw new BillingError(
-    'invalid_argument',
-    HAS_ENV && process.env.NODE_ENV !== 'production' && got.length ? `${message} (got ${shown})` : message,
-  );
+  throw new BillingError('invalid_argument', __DEV__ && got.length ? `${message} (got ${shown})` : message);
 }

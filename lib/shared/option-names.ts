@@ -1,11 +1,7 @@
-import { HAS_ENV, type ProcessEnvHolder } from './dev';
 import { invalid } from './errors';
 
 // `invalid` lives in shared/errors.ts (core's snapshot check throws it too); re-exported for the client's files.
 export { invalid };
-
-// The global a bundler replaces (lib/shared/dev.ts).
-declare const process: ProcessEnvHolder;
 
 // TypeScript catches a misspelled option; plain JavaScript and options built in
 // a variable do not, and a silently ignored `timeout` or `onfocus` looks like a
@@ -35,7 +31,7 @@ export type Rule = readonly [test: (value: never, name: string) => unknown, must
 /** An integer in [min, max]. */
 export const integer = (min: number, max: number): Rule => [
   (value: number) => Number.isInteger(value) && value >= min && value <= max,
-  HAS_ENV && process.env.NODE_ENV !== 'production' ? `an integer from ${min} to ${max}` : '',
+  __DEV__ ? `an integer from ${min} to ${max}` : '',
 ];
 
 // In development, throws `invalid_argument` for own keys of `value` not in `valid`,
@@ -72,16 +68,11 @@ export function checkFields(
 ): void {
   const valid = Object.keys(rules);
   // A ternary, not an `if`: the form a minifier folds away in production.
-  void (HAS_ENV && process.env.NODE_ENV !== 'production' ? checkNames(value, valid, what) : 0);
+  void (__DEV__ ? checkNames(value, valid, what) : 0);
   for (const name of valid) {
     const given = (value as Record<string, unknown>)[name];
     const rule = rules[name];
     if (given !== undefined && rule && !rule[0](given as never, name))
-      invalid(
-        HAS_ENV && process.env.NODE_ENV !== 'production'
-          ? `${prefix}${name} must be ${rule[1]}`
-          : `invalid ${prefix}${name}`,
-        given,
-      );
+      invalid(__DEV__ ? `${prefix}${name} must be ${rule[1]}` : `invalid ${prefix}${name}`, given);
   }
 }

@@ -1,9 +1,5 @@
 import { BillingError } from '../shared/errors';
 import { MAX_EXTERNAL_ID_LENGTH } from '../shared/wire';
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
-
-// The global a bundler replaces (shared/dev.ts).
-declare const process: ProcessEnvHolder;
 
 /**
  * The error for options a call cannot run with, else `null`: a signal that
@@ -26,25 +22,19 @@ export function invalidOptions(options: unknown, call: 'consume' | 'getUsage'): 
     )
   ) {
     return bad(
-      HAS_ENV && process.env.NODE_ENV !== 'production'
-        ? `${call}: signal must be an AbortSignal`
-        : `invalid ${call} signal`,
+      __DEV__ ? `${call}: signal must be an AbortSignal` : `invalid ${call} signal`,
       typeof externalId === 'string' ? { externalId } : {},
     );
   }
   if (call === 'getUsage' || externalId === undefined) return null;
   if (typeof externalId !== 'string') {
-    return bad(
-      HAS_ENV && process.env.NODE_ENV !== 'production'
-        ? `externalId must be a string, got ${typeof externalId}`
-        : 'invalid externalId',
-    );
+    return bad(__DEV__ ? `externalId must be a string, got ${typeof externalId}` : 'invalid externalId');
   }
   const { length } = externalId;
   return length && length <= MAX_EXTERNAL_ID_LENGTH
     ? null
     : bad(
-        HAS_ENV && process.env.NODE_ENV !== 'production'
+        __DEV__
           ? `externalId must have 1 to ${MAX_EXTERNAL_ID_LENGTH} characters, got ${length}`
           : 'invalid externalId',
       );

@@ -1,4 +1,3 @@
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { BillingError } from '../shared/errors';
@@ -7,8 +6,6 @@ import { BACKEND_CODES } from '../shared/wire';
 import type { Exclusive } from './hooks';
 import type { Flight } from './flight';
 import type { LoadContext } from './usage';
-
-declare const process: ProcessEnvHolder; // the global a bundler replaces (shared/dev.ts)
 
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
 export const unchargedResult = (state: BillingState, isBlacklisted = false): BillingConsumeResult => ({
@@ -174,10 +171,7 @@ export const startConsume = (
           error =
             thrown instanceof BillingError
               ? thrown
-              : new BillingError(
-                  'network',
-                  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'Unexpected failure of consume' : 'consume failed',
-                );
+              : new BillingError('network', __DEV__ ? 'Unexpected failure of consume' : 'consume failed');
           if (id !== undefined && error.externalId === undefined) error = error.withExternalId(id);
         }
         context.store.dispatch({ type: 'consume/settled', externalId: id ?? null, result, error, charged, open });

@@ -6,7 +6,6 @@ import { reduce } from '../core/reducer';
 import { initialState, type BillingState } from '../core/state';
 import { toUsageInfo } from '../core/usage-view';
 import { sameUsage } from '../shared/quota-keys';
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
@@ -19,8 +18,6 @@ import { flight } from './flight';
 import type { StoreHooks } from './hooks';
 import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView, statusView } from './views';
-
-declare const process: ProcessEnvHolder; // the global a bundler replaces (shared/dev.ts)
 
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
 // A consume that settles without a POST still open: refused before anything was sent, or free.
@@ -155,9 +152,7 @@ export function createStore(setup: StoreSetup): BillingStore {
       if (typeof callback !== 'function') {
         throw new BillingError(
           'invalid_argument',
-          HAS_ENV && process.env.NODE_ENV !== 'production'
-            ? `onChange needs a function, got ${typeof callback}`
-            : 'invalid onChange',
+          __DEV__ ? `onChange needs a function, got ${typeof callback}` : 'invalid onChange',
         );
       }
       const subscription = changes.subscribe((usage) => callback(usage));

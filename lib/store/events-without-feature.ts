@@ -1,8 +1,5 @@
 import { Observable } from 'rxjs';
 import type { BillingEvent } from '../shared/billing-event';
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
-
-declare const process: ProcessEnvHolder;
 
 /**
  * `billing.events$` of a client without the events feature: it never emits
@@ -14,7 +11,7 @@ export function eventsWithoutFeature(ended$: Observable<unknown>): Observable<Bi
   let warned = false;
   return new Observable<BillingEvent>((subscriber) => {
     // The development layer's guard (shared/dev.ts): a production bundle drops the warning.
-    if (HAS_ENV && process.env.NODE_ENV !== 'production' && !warned) {
+    if (__DEV__ && !warned) {
       warned = true;
       console.warn(
         'unified-billing: billing.events$ emits nothing without the events feature; ' +

@@ -1,11 +1,7 @@
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
 import type { Envelope } from '../shared/wire';
 
 export type { Envelope } from '../shared/wire';
-
-// The global a bundler replaces (lib/shared/dev.ts).
-declare const process: ProcessEnvHolder;
 
 /** `data` of the free-quota GET, decoded. */
 export interface FreeCount {
@@ -40,25 +36,13 @@ const own = (data: Data, name: string): unknown =>
 type Kind = readonly [(value: unknown) => boolean, string];
 const COUNT: Kind = [
   (value) => Number.isSafeInteger(value) && (value as number) >= 0,
-  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'an integer >= 0' : '',
+  __DEV__ ? 'an integer >= 0' : '',
 ];
-const AMOUNT: Kind = [
-  (value) => Number.isFinite(value) && (value as number) >= 0,
-  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'a number >= 0' : '',
-];
-const FLAG: Kind = [
-  (value) => typeof value === 'boolean',
-  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'a boolean' : '',
-];
-const INTEGER: Kind = [Number.isSafeInteger, HAS_ENV && process.env.NODE_ENV !== 'production' ? 'an integer' : ''];
-const TEXT: Kind = [
-  (value) => typeof value === 'string',
-  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'a string' : '',
-];
-const DATA: Kind = [
-  (value) => value == null || isRecord(value),
-  HAS_ENV && process.env.NODE_ENV !== 'production' ? 'an object or null' : '',
-];
+const AMOUNT: Kind = [(value) => Number.isFinite(value) && (value as number) >= 0, __DEV__ ? 'a number >= 0' : ''];
+const FLAG: Kind = [(value) => typeof value === 'boolean', __DEV__ ? 'a boolean' : ''];
+const INTEGER: Kind = [Number.isSafeInteger, __DEV__ ? 'an integer' : ''];
+const TEXT: Kind = [(value) => typeof value === 'string', __DEV__ ? 'a string' : ''];
+const DATA: Kind = [(value) => value == null || isRecord(value), __DEV__ ? 'an object or null' : ''];
 
 /**
  * A decoder from a table of wire names (`free_remaining`) and their kinds.
@@ -71,11 +55,11 @@ function fields<T>(what: string, table: Readonly<Record<string, Kind>>): (value:
     ([name, kind]) => [name, name.replace(/_./g, (m) => m.charAt(1).toUpperCase()), kind] as const,
   );
   return (value) => {
-    if (!isRecord(value)) fail(HAS_ENV && process.env.NODE_ENV !== 'production' ? `${what} is not an object` : '');
+    if (!isRecord(value)) fail(__DEV__ ? `${what} is not an object` : '');
     const out: Record<string, unknown> = {};
     for (const [name, key, [valid, said]] of entries) {
       const field = own(value, name);
-      if (!valid(field)) fail(HAS_ENV && process.env.NODE_ENV !== 'production' ? `${name} is not ${said}` : '');
+      if (!valid(field)) fail(__DEV__ ? `${name} is not ${said}` : '');
       out[key] = field ?? null;
     }
     return out as T;
@@ -90,7 +74,7 @@ export function decodeEnvelope(text: string): Envelope {
   try {
     body = JSON.parse(text);
   } catch {
-    fail(HAS_ENV && process.env.NODE_ENV !== 'production' ? (text.trim() === '' ? 'empty body' : 'not JSON') : '');
+    fail(__DEV__ ? (text.trim() === '' ? 'empty body' : 'not JSON') : '');
   }
   return envelopeOf(body);
 }

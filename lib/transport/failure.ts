@@ -1,4 +1,3 @@
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
 import type { Envelope } from '../shared/wire';
 import { decodeMessage } from './decode';
@@ -6,9 +5,6 @@ import type { HeaderRecord } from './headers';
 import type { HttpResponse } from './http';
 import { quotable, redact } from './redact';
 import { parseRetryAfter } from './retry-policy';
-
-// The global a bundler replaces (lib/shared/dev.ts).
-declare const process: ProcessEnvHolder;
 
 // Every error of a request is built here, naming the request as `METHOD url`
 // (`where`) with the cause and what to check. All of it runs on a failure
@@ -58,12 +54,11 @@ export function answerError(
   reason?: string,
 ): BillingError {
   const { status } = response;
-  const message =
-    HAS_ENV && process.env.NODE_ENV !== 'production'
-      ? described(response, where, headers, reason)
-      : reason === undefined
-        ? `HTTP ${status} on ${where}`
-        : `Malformed response body on ${where} (HTTP ${status})`;
+  const message = __DEV__
+    ? described(response, where, headers, reason)
+    : reason === undefined
+      ? `HTTP ${status} on ${where}`
+      : `Malformed response body on ${where} (HTTP ${status})`;
   if (reason !== undefined) return new BillingError('decode', message);
   const get = (name: string) => response.headers.get(name);
   return new BillingError('http', message, {
@@ -76,7 +71,7 @@ export function answerError(
 export const backendError = (envelope: Envelope, where: string, headers: HeaderRecord): BillingError =>
   new BillingError(
     'backend',
-    HAS_ENV && process.env.NODE_ENV !== 'production'
+    __DEV__
       ? `Backend answered code ${envelope.code} on ${where}: ${quotable(envelope.message, headers, 500)}`
       : `Backend answered code ${envelope.code} on ${where}`,
     {
@@ -114,7 +109,7 @@ export function fetchError(
   beforeSending: boolean,
 ): BillingError {
   const setup = beforeSending || thrown instanceof ReferenceError;
-  return HAS_ENV && process.env.NODE_ENV !== 'production'
+  return __DEV__
     ? describedFetchError(where, thrown, headers, setup)
     : setup
       ? new BillingError('invalid_argument', `${where}: no working fetch`)

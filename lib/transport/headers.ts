@@ -1,8 +1,4 @@
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError } from '../shared/errors';
-
-// The global a bundler replaces (lib/shared/dev.ts).
-declare const process: ProcessEnvHolder;
 
 /** Header names and values as the transport sends them. */
 export type HeaderRecord = Readonly<Record<string, string>>;
@@ -25,8 +21,7 @@ const SHORT = 'invalid headers';
  * counts too. Throws `invalid_argument`, never retried.
  */
 export function checkedHeaders(value: unknown): HeaderRecord {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw invalid(HAS_ENV && process.env.NODE_ENV !== 'production' ? MUST : SHORT);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(__DEV__ ? MUST : SHORT);
   let record = value as Record<string, unknown>;
   const { forEach, get } = value as Partial<Headers>;
   if (typeof forEach === 'function' && typeof get === 'function') {
@@ -35,17 +30,10 @@ export function checkedHeaders(value: unknown): HeaderRecord {
   }
   // Names are quoted only when valid, values never: a value is usually a credential.
   for (const [name, item] of Object.entries(record)) {
-    if (typeof item !== 'string') throw invalid(HAS_ENV && process.env.NODE_ENV !== 'production' ? MUST : SHORT);
-    if (!TOKEN.test(name))
-      throw invalid(
-        HAS_ENV && process.env.NODE_ENV !== 'production' ? 'headers: a name is not a valid HTTP name' : SHORT,
-      );
+    if (typeof item !== 'string') throw invalid(__DEV__ ? MUST : SHORT);
+    if (!TOKEN.test(name)) throw invalid(__DEV__ ? 'headers: a name is not a valid HTTP name' : SHORT);
     if (!VALUE.test(item)) {
-      throw invalid(
-        HAS_ENV && process.env.NODE_ENV !== 'production'
-          ? `headers: "${name}" has a character fetch refuses (CR, LF, NUL...)`
-          : SHORT,
-      );
+      throw invalid(__DEV__ ? `headers: "${name}" has a character fetch refuses (CR, LF, NUL...)` : SHORT);
     }
   }
   return record as HeaderRecord;

@@ -1,4 +1,3 @@
-import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { BillingError, abortedError } from '../shared/errors';
 import type { Call, CallContext, CallOptions } from './config';
 import { decodeEnvelope } from './decode';
@@ -8,9 +7,6 @@ import { exchange } from './http';
 import { isRetryable, retryDelayMs } from './retry-policy';
 
 export type { Call, CallContext, CallOptions, ReadEnvelope, RetryNotice, TransportConfig } from './config';
-
-// The global a bundler replaces (shared/dev.ts).
-declare const process: ProcessEnvHolder;
 
 const JSON_TYPE = 'application/json';
 /**
@@ -76,11 +72,7 @@ export async function request<T>(
             given = await option();
           } catch {
             // What it threw may quote a credential, so it is not passed on.
-            throw invalid(
-              HAS_ENV && process.env.NODE_ENV !== 'production'
-                ? 'The headers option function threw or rejected'
-                : 'invalid headers',
-            );
+            throw invalid(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
           }
           // Timed out or aborted while waiting: this attempt is over, nothing is sent.
           if (controller.signal.aborted) throw abortedError();
@@ -106,7 +98,7 @@ export async function request<T>(
         () =>
           new BillingError(
             'timeout',
-            `${where} timed out after ${timeoutMs} ms${HAS_ENV && process.env.NODE_ENV !== 'production' && !sent ? ' waiting for headers' : ''}`,
+            `${where} timed out after ${timeoutMs} ms${__DEV__ && !sent ? ' waiting for headers' : ''}`,
           ),
         controller,
       );

@@ -1,5 +1,6 @@
 import { build } from 'esbuild';
 import { resolve } from 'node:path';
+import { devFlag } from '../../scripts/dev-flag.cjs';
 
 /**
  * Bundles the demo page for the browser from the library's own sources (rxjs,
@@ -12,6 +13,7 @@ export async function bundlePage(): Promise<string> {
   const result = await build({
     entryPoints: [resolve(root, 'playground', 'page', 'main.ts')],
     bundle: true,
+    plugins: [devFlag],
     write: false,
     platform: 'browser',
     format: 'iife',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
 import { createReferenceBackend, type InProcessReferenceBackend } from '../../lib/testing';
 import { launchChromium } from './chromium';
+import { devFlag } from '../../scripts/dev-flag.cjs';
 
 // The package's `browser` build in Chromium, with no `fetch` option: the
 // platform fetch must be called without an "Illegal invocation", and every
@@ -47,6 +48,7 @@ async function bundle(): Promise<{ text: string; inputs: string[] }> {
   const result = await build({
     stdin: { contents: PAGE_SCRIPT, resolveDir: join(__dirname, '../..'), loader: 'ts' },
     bundle: true,
+    plugins: [devFlag],
     write: false,
     metafile: true,
     platform: 'browser',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { REFERENCE_PATHS, startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
 import { launchChromium } from './chromium';
+import { devFlag } from '../../scripts/dev-flag.cjs';
 
 // A page on one origin (like a Vite dev server on its own port) calls the
 // reference backend on another, through the library built for the browser.
@@ -63,6 +64,7 @@ async function bundle(): Promise<string> {
   const result = await build({
     stdin: { contents: PAGE_SCRIPT, resolveDir: join(__dirname, '../..'), loader: 'ts' },
     bundle: true,
+    plugins: [devFlag],
     write: false,
     platform: 'browser',
     format: 'iife',

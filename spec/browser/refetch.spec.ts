@@ -2,6 +2,7 @@ import { build } from 'esbuild';
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { launchChromium } from './chromium';
+import { devFlag } from '../../scripts/dev-flag.cjs';
 
 // armRefetch alone, on Chromium's real window, document and navigator (its
 // default target) and the real monotonic scheduler: the listeners it adds
@@ -20,6 +21,7 @@ beforeAll(async () => {
   const out = await build({
     stdin: { contents: ENTRY, resolveDir: resolve(__dirname, '../..'), loader: 'ts' },
     bundle: true,
+    plugins: [devFlag],
     format: 'iife',
     globalName: 'refetchModule',
     platform: 'browser',

@@ -2,6 +2,7 @@ import { build } from 'esbuild';
 import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
 import type { InProcessReferenceBackend, RequestRecord } from '../../lib/testing';
+import { devFlag } from '../../scripts/dev-flag.cjs';
 
 /**
  * Bundles `source` (TypeScript, imports relative to the repository root) for the browser as
@@ -12,6 +13,7 @@ export async function bundlePage(source: string): Promise<string> {
   const result = await build({
     stdin: { contents: source, resolveDir: join(__dirname, '../..'), loader: 'ts' },
     bundle: true,
+    plugins: [devFlag],
     write: false,
     platform: 'browser',
     resolveExtensions: ['.browser.ts', '.ts', '.js', '.mjs', '.cjs', '.json'],

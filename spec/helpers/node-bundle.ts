@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { devFlag } from '../../scripts/dev-flag.cjs';
 
 /** Bundles a TypeScript fixture into a CommonJS file a child `node` process runs (npm packages stay external). */
 export async function bundleForNode(entry: string, outfile: string): Promise<void> {
@@ -6,6 +7,7 @@ export async function bundleForNode(entry: string, outfile: string): Promise<voi
     entryPoints: [entry],
     outfile,
     bundle: true,
+    plugins: [devFlag],
     packages: 'external',
     platform: 'node',
     format: 'cjs',

@@ -1,5 +1,6 @@
 import { build } from 'esbuild';
 import { join } from 'node:path';
+import { devFlag } from '../../scripts/dev-flag.cjs';
 
 const root = join(__dirname, '../..');
 
@@ -9,6 +10,7 @@ async function rxjsModules(contents: string): Promise<string[]> {
     absWorkingDir: root,
     stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'app.ts' },
     bundle: true,
+    plugins: [devFlag],
     minify: true,
     format: 'esm',
     platform: 'browser',

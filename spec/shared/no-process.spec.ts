@@ -1,6 +1,7 @@
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
+import { devFlag } from '../../scripts/dev-flag.cjs';
 
 // Issue 24: where nothing defines `process` (a browser loading the package with
 // no bundler, Deno without its Node globals), the package still loads and
@@ -16,6 +17,7 @@ async function browserBundle(): Promise<string> {
     absWorkingDir: ROOT,
     stdin: { contents: "export * from './lib/index.ts';", resolveDir: ROOT, loader: 'ts' },
     bundle: true,
+    plugins: [devFlag],
     // Neutral: esbuild defines process.env.NODE_ENV for the browser platform, and nothing here must.
     platform: 'neutral',
     mainFields: ['module', 'main'],

@@ -6,6 +6,7 @@ import { createClient } from '../../../lib';
 import { createReferenceBackend, REFERENCE_PATHS, startReferenceBackend } from '../../../lib/testing';
 import { makeUser, MODULE } from '../http-helpers';
 import { bundleForNode } from '../../helpers/node-bundle';
+import { devFlag } from '../../../scripts/dev-flag.cjs';
 
 const root = join(__dirname, '../..');
 // Inside node_modules so the bundle's external packages resolve as in the repo.
@@ -184,6 +185,7 @@ describe('createReferenceBackend: a client with no socket', () => {
         loader: 'ts',
       },
       bundle: true,
+      plugins: [devFlag],
       write: false,
       platform: 'browser',
       format: 'esm',

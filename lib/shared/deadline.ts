@@ -1,0 +1,83 @@
+import type { SchedulerLike, Subscription } from 'rxjs';
+
+/** A promise with the functions that settle it, for code that settles it from elsewhere. */
+export interface Deferred<T> {
+  readonly promise: Promise<T>;
+  readonly resolve: (value: T | PromiseLike<T>) => void;
+  readonly reject: (reason: unknown) => void;
+}
+
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: Deferred<T>['resolve'];
+  let reject!: Deferred<T>['reject'];
+  const promise = new Promise<T>((yes, no) => ((resolve = yes), (reject = no)));
+  return { promise, resolve, reject };
+}
+
+/** How long `deadline()` lets its work run, and what it ends with otherwise. */
+export interface DeadlineOptions<T> {
+  /** The clock of the timer: the client's scheduler (or its background twin). */
+  readonly scheduler: SchedulerLike;
+  /** Milliseconds on `scheduler` before the race ends with `onTimeout()`; none when omitted. */
+  readonly ms?: number | undefined;
+  /** The caller's signal: an abort ends the race with `onAbort()`. */
+  readonly signal?: AbortSignal | undefined;
+  /** What the race settles with when time is up: return a value, or throw to reject. */
+  readonly onTimeout?: () => T;
+  /** What the race settles with on an abort: return a value, or throw to reject. */
+  readonly onAbort?: () => T;
+}
+
+/**
+ * Runs `work` until the first of: it settles, `ms` pass on the scheduler, or
+ * `signal` aborts. The promise settles once, with whichever came first; the
+ * timer and the abort listener are gone by then. `work` gets a signal that
+ * aborts when the race ends any other way, so it can let go of what it holds.
+ * An already aborted `signal` ends the race before `work` starts.
+ *
+ * @example
+ * ```ts
+ * const usage = await deadline((cut) => fetchUsage(cut), {
+ *   scheduler,
+ *   ms: 10_000,
+ *   signal,
+ *   onTimeout: () => { throw new BillingError('timeout', 'GET /usage timed out'); },
+ * });
+ * ```
+ */
+export function deadline<T>(work: (cut: AbortSignal) => Promise<T>, options: DeadlineOptions<T>): Promise<T> {
+  const { scheduler, ms, signal, onTimeout, onAbort } = options;
+  const cut = new AbortController();
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let timer: Subscription | undefined;
+    const finish = (outcome: () => T | PromiseLike<T>, cutWork: boolean) => {
+      if (settled) return;
+      settled = true;
+      timer?.unsubscribe();
+      signal?.removeEventListener('abort', aborted);
+      if (cutWork) cut.abort();
+      try {
+        resolve(outcome());
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const aborted = () => finish(onAbort ?? (() => undefined as T), true);
+    if (signal?.aborted) return aborted();
+    signal?.addEventListener('abort', aborted, { once: true });
+    if (ms !== undefined) timer = scheduler.schedule(() => finish(onTimeout ?? (() => undefined as T), true), ms);
+    // A work that throws at once ends the race as one that rejects.
+    new Promise<T>((started) => started(work(cut.signal))).then(
+      (value) => finish(() => value, false),
+      (error: unknown) =>
+        finish(() => {
+          throw error;
+        }, false),
+    );
+  });
+}
+
+/** Resolves after `ms` on the scheduler, or at once when `signal` aborts (a retry's wait, a grace). */
+export const sleep = (scheduler: SchedulerLike, ms: number, signal?: AbortSignal): Promise<void> =>
+  deadline<void>(() => new Promise<void>(() => undefined), { scheduler, ms, signal });

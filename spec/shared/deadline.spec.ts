@@ -1,0 +1,119 @@
+import { deadline, deferred, sleep } from '../../lib/shared/deadline';
+import { settle, VirtualClock } from '../helpers/virtual-clock';
+
+// The one race of lib/ (issue 30 point 3): work against a scheduler timer and a signal, settled once.
+describe('deadline()', () => {
+  const outcome = <T>(promise: Promise<T>) => {
+    const seen: { value?: T; error?: unknown; settled: boolean } = { settled: false };
+    promise.then(
+      (value) => Object.assign(seen, { value, settled: true }),
+      (error: unknown) => Object.assign(seen, { error, settled: true }),
+    );
+    return seen;
+  };
+
+  it('settles with the work when it comes first, and leaves no timer or listener', async () => {
+    const clock = new VirtualClock();
+    const caller = new AbortController();
+    const work = deferred<string>();
+    let cut: AbortSignal | undefined;
+    const seen = outcome(
+      deadline((signal) => ((cut = signal), work.promise), { scheduler: clock, ms: 100, signal: caller.signal }),
+    );
+    work.resolve('answer');
+    await settle();
+    expect(seen).toEqual({ value: 'answer', settled: true });
+    expect(clock.pending).toBe(0);
+    expect(cut?.aborted).toBe(false);
+    caller.abort();
+    clock.advanceBy(200);
+    await settle();
+    expect(seen.value).toBe('answer');
+  });
+
+  it('ends with onTimeout after ms on the scheduler, and cuts the work', async () => {
+    const clock = new VirtualClock();
+    let cut: AbortSignal | undefined;
+    const seen = outcome(
+      deadline((signal) => ((cut = signal), new Promise<string>(() => undefined)), {
+        scheduler: clock,
+        ms: 100,
+        onTimeout: () => {
+          throw new Error('late');
+        },
+      }),
+    );
+    clock.advanceBy(99);
+    await settle();
+    expect(seen.settled).toBe(false);
+    clock.advanceBy(1);
+    await settle();
+    expect((seen.error as Error).message).toBe('late');
+    expect(cut?.aborted).toBe(true);
+  });
+
+  it('ends with onAbort when the signal aborts, even with the work settling after', async () => {
+    const clock = new VirtualClock();
+    const caller = new AbortController();
+    const work = deferred<string>();
+    const seen = outcome(
+      deadline(() => work.promise, { scheduler: clock, ms: 100, signal: caller.signal, onAbort: () => 'gone' }),
+    );
+    caller.abort();
+    work.resolve('answer');
+    await settle();
+    expect(seen.value).toBe('gone');
+    expect(clock.pending).toBe(0);
+  });
+
+  it('never starts the work for a signal already aborted', async () => {
+    const clock = new VirtualClock();
+    const caller = new AbortController();
+    caller.abort();
+    const work = jest.fn(() => Promise.resolve('answer'));
+    await expect(
+      deadline(work, { scheduler: clock, ms: 100, signal: caller.signal, onAbort: () => 'gone' }),
+    ).resolves.toBe('gone');
+    expect(work).not.toHaveBeenCalled();
+  });
+
+  it('rejects with what the work throws, synchronously or not', async () => {
+    const clock = new VirtualClock();
+    const thrown = new Error('bad');
+    await expect(
+      deadline(
+        () => {
+          throw thrown;
+        },
+        { scheduler: clock, ms: 100 },
+      ),
+    ).rejects.toBe(thrown);
+    await expect(deadline(() => Promise.reject(thrown), { scheduler: clock })).rejects.toBe(thrown);
+    expect(clock.pending).toBe(0);
+  });
+});
+
+describe('sleep()', () => {
+  it('resolves after ms on the scheduler, or at once on an abort', async () => {
+    const clock = new VirtualClock();
+    const woke = outcome(sleep(clock, 50));
+    clock.advanceBy(49);
+    await settle();
+    expect(woke.settled).toBe(false);
+    clock.advanceBy(1);
+    await settle();
+    expect(woke.settled).toBe(true);
+    const caller = new AbortController();
+    const cut = outcome(sleep(clock, 50, caller.signal));
+    caller.abort();
+    await settle();
+    expect(cut.settled).toBe(true);
+    expect(clock.pending).toBe(0);
+  });
+
+  function outcome(promise: Promise<void>) {
+    const seen = { settled: false };
+    void promise.then(() => (seen.settled = true));
+    return seen;
+  }
+});
