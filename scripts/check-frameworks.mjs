@@ -29,7 +29,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
  * The files a recipe's comment shows whole: each block of `//   ` lines whose
  * first line names it (`<!-- ExportBar.vue -->` or `// vite.config.ts`).
  */
-export function filesInComments(source) {
+function filesInComments(source) {
   const files = new Map();
   let current;
   for (const line of source.split('\n')) {
