@@ -58,6 +58,8 @@ const entries = [
   // <billing-meter> and <billing-gate>: their own entry, so only apps that import it carry them.
   // It imports types only from the main entry and defines nothing until called (a server imports it safely).
   { name: 'element', source: 'lib/element/index.ts', platform: 'neutral', browser: false },
+  // Types only (Vue's GlobalComponents for the two tags); its empty module lets a plain `import` resolve too.
+  { name: 'element-vue', source: 'lib/element/vue/index.ts', platform: 'neutral', browser: false },
 ].filter((entry) => existsSync(entry.source));
 
 rmSync('dist', { recursive: true, force: true });

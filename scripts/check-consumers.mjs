@@ -10,17 +10,21 @@
 // - the README's vite.config.ts plugin under Vite: it must answer, survive a
 //   config edit (Vite's restart) and then answer from the edited config;
 // - the Next.js recipe (docs/recipes/nextjs/) built with `next build`, served by
-//   `next start`, against the recipe's reference backend (scripts/check-nextjs.mjs).
+//   `next start`, against the recipe's reference backend (scripts/check-nextjs.mjs);
+// - the Vue and Angular recipes built by their own compilers (vue-tsc and
+//   `vite build`; `ng build` with strictTemplates), each with a negative
+//   template check, and rendered in headless Chromium (scripts/check-frameworks.mjs).
 // A run that does not end within its time limit fails (an open handle).
 // One install per project; the tarball is reused; npm's cache serves repeats.
 //
-//   node scripts/check-consumers.mjs [tarball] [--only=jest|vitest|node|vite|nextjs]
+//   node scripts/check-consumers.mjs [tarball] [--only=jest|vitest|node|vite|nextjs|vue|angular]
 //   (packs the repository when no tarball is given; --only runs one part)
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { checkNextjs } from './check-nextjs.mjs';
+import { checkAngular, checkVue } from './check-frameworks.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const fixtures = join(import.meta.dirname, 'consumers');
@@ -135,6 +139,46 @@ const projects = [
         },
       ]
     : []),
+  // The versions the README's framework table names: Vue 3.5 with vue-tsc 3 and Vite 7,
+  // and the newest Angular that installs under Node 20.
+  ...(runs('vue')
+    ? [
+        {
+          dir: 'vue',
+          fixture: 'vue',
+          type: 'module',
+          dependencies: {
+            ...shared,
+            vue: '~3.5.0',
+            vite: '^7.0.0',
+            '@vitejs/plugin-vue': '^6.0.0',
+            'vue-tsc': '^3.0.0',
+            typescript: '~5.9.0',
+          },
+        },
+      ]
+    : []),
+  ...(runs('angular')
+    ? [
+        {
+          dir: 'angular',
+          fixture: 'angular',
+          type: 'module',
+          dependencies: {
+            ...shared,
+            '@angular/cli': '~21.2.26',
+            '@angular/build': '~21.2.26',
+            '@angular/core': '~21.2.26',
+            '@angular/common': '~21.2.26',
+            '@angular/compiler': '~21.2.26',
+            '@angular/compiler-cli': '~21.2.26',
+            '@angular/platform-browser': '~21.2.26',
+            typescript: '~5.9.0',
+            tslib: '^2.8.0',
+          },
+        },
+      ]
+    : []),
 ];
 
 step('install the tarball into each consumer project (in parallel), and Node 20, 22, 24');
@@ -203,6 +247,26 @@ if (runs('vite')) {
 if (runs('nextjs')) {
   step('the Next.js recipe: next build, next start, the quota in the server HTML, a consume from Chromium');
   await checkNextjs(join(work, 'nextjs'), { run, report, failures });
+}
+
+// One line per assertion, as the Next.js check prints them.
+const check = (ok, what, detail) => {
+  console.log(`${ok ? 'ok' : 'FAIL'}: ${what}`);
+  if (!ok) {
+    failures.push(`not true that ${what}`);
+    if (detail) console.log(detail.trim().split('\n').slice(-60).join('\n'));
+  }
+  return ok;
+};
+
+if (runs('vue')) {
+  step('the Vue recipes: vue-tsc, a template that must fail it, vite build, rendered in Chromium');
+  await checkVue(join(work, 'vue'), { run, report, check });
+}
+
+if (runs('angular')) {
+  step('the Angular recipes: ng build (strictTemplates), a template that must fail it, rendered in Chromium');
+  await checkAngular(join(work, 'angular'), { run, report, check });
 }
 
 finish();

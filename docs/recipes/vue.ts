@@ -1,17 +1,27 @@
 // Recipe: Vue 3 composables over `usage$` and `freePeriodRemaining$`. Each
 // subscription is tied to the effect scope that called the composable (a
 // component's setup, or an `effectScope()`), and `onScopeDispose` ends it
-// when the component unmounts. In a component:
+// when the component unmounts. `installBilling(app, token)` once in main.ts,
+// then in a component:
 //
+//   <!-- BillingQuota.vue -->
 //   <script setup lang="ts">
+//   import { inject, ref } from 'vue';
+//   import { billingKey, useBilling } from './vue';
 //   const billing = inject(billingKey)!;
-//   const { usage, verdict, seconds } = useBilling(billing);
+//   const { usage, verdict, seconds, error } = useBilling(billing);
+//   const message = ref('');
+//   const onExport = () => billing.consume().then(
+//     () => (message.value = 'Exporting…'),
+//     () => (message.value = 'Export refused'),
+//   );
 //   </script>
 //   <template>
 //     <p v-if="usage === null">Loading your quota…</p>
 //     <p v-else>{{ usage.freeRemaining }} / {{ usage.freeTotal }} free · {{ usage.creditsBalance }} credits</p>
 //     <small v-if="seconds > 0">Free again for {{ seconds }} s</small>
-//     <button :disabled="usage === null || !verdict.canProceed" @click="onExport">Export</button>
+//     <button type="button" :disabled="usage === null || !verdict.canProceed" @click="onExport">Export</button>
+//     <p role="alert">{{ error ?? message }}</p>
 //   </template>
 import { onScopeDispose, shallowRef, type App, type InjectionKey, type Ref } from 'vue';
 import { merge, type Observable } from 'rxjs';

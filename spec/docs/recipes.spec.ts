@@ -58,6 +58,19 @@ describe('recipes a user can copy (issue 25, point 1)', () => {
     expect(markdown).toMatch(/`token` prop is in the\s+page's source/);
   });
 
+  it("the Vue and Angular element recipes use the app's one client, and vite.config.ts creates none (issue 31)", () => {
+    const read = (file: string) => readFileSync(join(RECIPES, file), 'utf8');
+    for (const file of ['elements-vue.ts', 'elements-angular.component.ts']) {
+      expect({ file, createsClient: /createClient\(/.test(read(file)) }).toEqual({ file, createsClient: false });
+    }
+    expect(read('elements-angular.component.ts')).toMatch(/inject\(BillingService\)/);
+    expect(read('elements-vue.ts')).toMatch(/inject\(billingKey\)/);
+    // The config block the recipe shows (CI builds it): only Vite's own imports, the check inline.
+    const config = /^\/\/ {3}\/\/ vite\.config\.ts\n((?:\/\/ {3}.*\n)+)/m.exec(read('elements-vue.ts'))?.[1] ?? '';
+    expect([...config.matchAll(/from '([^']+)'/g)].map((match) => match[1])).toEqual(['@vitejs/plugin-vue', 'vite']);
+    expect(config).toMatch(/const isCustomElement = \(tag: string\) =>/);
+  });
+
   it('every recipe file is listed in the recipes index', () => {
     const index = readFileSync(join(RECIPES, 'README.md'), 'utf8');
     const listed = filesUnder(RECIPES).filter((file) => !file.startsWith('nextjs/') && file !== 'README.md');
