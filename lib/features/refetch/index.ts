@@ -30,8 +30,14 @@ export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
       checked
         ? {
             effects: [
-              (_action$, _state$, { loadUsage, scheduler }) =>
-                new Observable<never>(() => armRefetch(checked, { refetch: () => void loadUsage(), scheduler })),
+              (_action$, _state$, { loadUsage, refetchUsage, scheduler }) =>
+                new Observable<never>(() =>
+                  armRefetch(checked, {
+                    refetch: () => void loadUsage(),
+                    nudge: () => void refetchUsage(),
+                    scheduler,
+                  }),
+                ),
             ],
           }
         : {},
