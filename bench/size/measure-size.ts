@@ -137,6 +137,7 @@ export async function bundle(
   target: Target,
   external: readonly string[],
   mode: Mode = 'production',
+  plugins: readonly Plugin[] = [],
 ): Promise<Bundle> {
   const result = await build({
     absWorkingDir: root,
@@ -150,7 +151,7 @@ export async function bundle(
     // Set whatever the platform: esbuild defines it for browsers only, and only when minifying.
     define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
     external: [...external],
-    plugins: [pureDependencies],
+    plugins: [pureDependencies, ...plugins],
     write: false,
     metafile: true,
     logLevel: 'silent',

@@ -1,7 +1,7 @@
 import { Subscription, type SchedulerAction, type SchedulerLike, type Subscribable } from 'rxjs';
 import { checkFields, integer, invalid, type Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
-import { watchSource } from './when-source';
+import { watchSource, WHEN_RULE } from './when-source';
 
 /**
  * Options of `refetchOn()`: when to fetch usage again by itself.
@@ -52,10 +52,7 @@ const RULES = {
   focus: BOOLEAN,
   online: BOOLEAN,
   intervalMs: integer(1000, 2_147_483_647),
-  when: [
-    (value: Subscribable<unknown>) => typeof value?.subscribe === 'function',
-    'an Observable or an object with subscribe()',
-  ] as Rule,
+  when: WHEN_RULE,
 };
 
 /**

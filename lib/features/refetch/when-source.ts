@@ -1,5 +1,6 @@
 import type { SchedulerLike, Subscribable, Unsubscribable } from 'rxjs';
 import { HAS_ENV, type ProcessEnvHolder } from '../../shared/dev';
+import type { Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
 
 declare const process: ProcessEnvHolder; // the global a bundler replaces (shared/dev.ts)
@@ -7,6 +8,12 @@ declare const process: ProcessEnvHolder; // the global a bundler replaces (share
 // The wait before subscribing again to a source that ended: 1 s, doubled each time, at most 30 s.
 const FIRST_MS = 1_000;
 const LAST_MS = 30_000;
+
+/** What `refetchOn()` checks `when` against: anything with a `subscribe` method. */
+export const WHEN_RULE: Rule = [
+  (value: Subscribable<unknown> | null) => typeof value?.subscribe === 'function',
+  'an Observable or an object with subscribe()',
+];
 
 /**
  * Subscribes to `source` now and calls `nudge` for each value it emits. A
