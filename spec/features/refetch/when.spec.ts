@@ -1,5 +1,6 @@
 import type { Observer, Subscribable } from 'rxjs';
 import { refetchOn, type Client } from '../../../lib';
+import { Browser } from '../../helpers/browser';
 import { cleanup, fixture, PATH, type UserBackend } from '../../helpers/client-fixture';
 import { expectConsole } from '../../helpers/expect-console';
 import { settle } from '../../helpers/virtual-clock';
@@ -189,5 +190,46 @@ describe('refetchOn({ when }): the source’s life', () => {
       'refetchOn() when must be an Observable or an object with subscribe() (got 5)',
     );
     expect(() => refetchOn({ when: { subscribe: true } as never })).toThrow(/refetchOn\(\) when must be/);
+  });
+});
+
+describe('refetchOn({ when }) across tabs with tabSync(): each tab its own source', () => {
+  let browser: Browser | undefined;
+  afterEach(() => browser?.close());
+
+  it.each([1, 3])('one change pushed to %i tab(s), each with its own source: one GET pair per tab', async (tabs) => {
+    browser = new Browser({ freeRemaining: 0, balance: 10 });
+    const source = new HandSource(); // one server, one stream per tab
+    const pages = Array.from({ length: tabs }, () =>
+      browser!.open({ sync: true, client: { refetch: refetchOn({ when: source }) } }),
+    );
+    await Promise.all(pages.map((page) => page.billing.getUsage()));
+    await browser.settle();
+    browser.sent.splice(0);
+    browser.backend.quota.balance = 50;
+    source.push();
+    await browser.settle();
+    expect(pages.map((page) => page.billing.getCachedUsage()?.creditsBalance)).toEqual(pages.map(() => 50));
+    // The tabs' change messages cost nothing more: each other tab already shows (or is fetching) the news.
+    expect(pages.map((page) => browser!.count(PATH.count, page))).toEqual(pages.map(() => 1));
+    expect(source.observers.size).toBe(tabs);
+  });
+
+  it('a tab whose stream tells the change late fetches twice: once for the other tab’s message, once for its push', async () => {
+    browser = new Browser({ freeRemaining: 0, balance: 10 });
+    const [early, late] = [new HandSource(), new HandSource()];
+    const pages = [early, late].map((source) =>
+      browser!.open({ sync: true, client: { refetch: refetchOn({ when: source }) } }),
+    );
+    await Promise.all(pages.map((page) => page.billing.getUsage()));
+    await browser.settle();
+    browser.sent.splice(0);
+    browser.backend.quota.balance = 50;
+    early.push();
+    await browser.settle(); // tab 0 fetched, showed 50 and told tab 1, which fetched too
+    late.push();
+    await browser.settle();
+    expect(pages.map((page) => page.billing.getCachedUsage()?.creditsBalance)).toEqual([50, 50]);
+    expect(pages.map((page) => browser!.count(PATH.count, page))).toEqual([1, 2]);
   });
 });
