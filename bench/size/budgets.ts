@@ -79,3 +79,11 @@ export const SIZE_CEILINGS = { own: 8_210, total: 11_430 } as const;
  * `npm run bench` prints the figure; spec/perf/element-size.spec.ts enforces it.
  */
 export const ELEMENT_ADDED_GOAL = 3 * 1024;
+
+/**
+ * Issue 32: gzipped bytes `refetchOn({ when })` (the push source: its check,
+ * its subscription with backoff, the development warning) may add to an app
+ * that calls `refetchOn`, production browser build, everything included.
+ * `npm run bench` prints the figure; spec/perf/when-size.spec.ts enforces it.
+ */
+export const WHEN_ADDED_GOAL = 300;

@@ -1,7 +1,8 @@
 import type { Row } from '../harness/table';
-import { ELEMENT_ADDED_GOAL, SIZE_AIMS, SIZE_GOALS } from './budgets';
+import { ELEMENT_ADDED_GOAL, SIZE_AIMS, SIZE_GOALS, WHEN_ADDED_GOAL } from './budgets';
 import { measureElementSize } from './element-size';
 import { measureSize, RXJS_APP_OPERATORS, type Bundle } from './measure-size';
+import { measureWhenSize } from './when-size';
 
 const KB = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -40,6 +41,7 @@ export async function measureSizeRows(root: string): Promise<Row[]> {
   const browser = client.browser;
   const legacy = client['browser-without-condition'];
   const element = await measureElementSize(root);
+  const when = await measureWhenSize(root);
   return [
     row(
       'createClient only, browser, own code, production',
@@ -82,6 +84,14 @@ export async function measureSizeRows(root: string): Promise<Row[]> {
       unit: 'B',
       goal: `<= ${ELEMENT_ADDED_GOAL} B`,
       met: element.added <= ELEMENT_ADDED_GOAL,
+    },
+    {
+      section: 'size',
+      figure: 'refetchOn({ when }) added to a createClient + refetchOn app, browser, all',
+      value: when.added,
+      unit: 'B',
+      goal: `<= ${WHEN_ADDED_GOAL} B`,
+      met: when.added <= WHEN_ADDED_GOAL,
     },
     row('createClient only, Node build, own code', client.node.own, '(reported)', null),
     row('createClient only, Node build, all (node-fetch, rxjs CJS)', client.node.total, '(not shipped)', null),

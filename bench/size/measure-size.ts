@@ -138,6 +138,7 @@ export async function bundle(
   target: Target,
   external: readonly string[],
   mode: Mode = 'production',
+  plugins: readonly Plugin[] = [],
 ): Promise<Bundle> {
   const result = await build({
     absWorkingDir: root,
@@ -151,7 +152,8 @@ export async function bundle(
     // Set whatever the platform: esbuild defines it for browsers only, and only when minifying.
     define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
     external: [...external],
-    plugins: [pureDependencies, devFlag],
+    // The caller's plugins first: one that replaces a module of lib/ wins over the dev flag's load.
+    plugins: [pureDependencies, ...plugins, devFlag],
     write: false,
     metafile: true,
     logLevel: 'silent',

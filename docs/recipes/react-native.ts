@@ -1,5 +1,6 @@
 // Recipe: React Native. What the client needs there, and a refresh of the
-// quota each time the app comes back to the foreground.
+// quota each time the app comes back to the foreground: `refetchOn({ when })`
+// over `AppState`, so no listener is written by hand and `dispose()` removes it.
 //
 // 1. Random ids. A consume without an `externalId` gets a UUID from the `uuid`
 //    package, which needs `crypto.getRandomValues`; React Native has none.
@@ -24,8 +25,8 @@
 //
 // The hooks of `unified-billing/react` (`useUsage`, `useBillingCheck`,
 // `useFreePeriodRemaining`) work unchanged: they only need React.
-import { useEffect } from 'react';
-import { createClient, type BillingModule, type Client } from 'unified-billing';
+import { filter, fromEventPattern } from 'rxjs';
+import { createClient, refetchOn, type Client } from 'unified-billing';
 
 // react-native is not installed in this repository (and must not be), so this
 // file is type-checked against a minimal local declaration of the one part
@@ -38,7 +39,20 @@ declare const AppState: {
   addEventListener(type: 'change', listener: (state: AppStateStatus) => void): { remove(): void };
 };
 
-/** One client per signed-in user; call `client.billing.dispose()` at sign-out. */
+/**
+ * Each return of the app to the foreground (`AppState` 'change' to 'active'):
+ * the balance may have been topped up elsewhere while it was in the background.
+ */
+export const foreground$ = fromEventPattern<AppStateStatus>(
+  (handler) => AppState.addEventListener('change', handler),
+  (_handler, subscription: { remove(): void }) => subscription.remove(),
+).pipe(filter((state) => state === 'active'));
+
+/**
+ * One client per signed-in user; call `client.billing.dispose()` at sign-out,
+ * which also stops listening to `AppState`. Call `getUsage()` once after
+ * creating it (or let `useUsage` render its loading state until you do).
+ */
 export function createAppClient(getToken: () => Promise<string>): Client {
   return createClient({
     baseUrl: 'https://api.example.com',
@@ -46,23 +60,7 @@ export function createAppClient(getToken: () => Promise<string>): Client {
     headers: async () => ({ Authorization: `Bearer ${await getToken()}` }),
     // React Native's fetch; the arrow keeps it called as a plain function.
     fetch: (input, init) => fetch(input, init),
+    // A live push from your server (live-websocket.ts) can go beside it: `when: merge(foreground$, socket$)`.
+    refetch: refetchOn({ when: foreground$ }),
   });
-}
-
-/**
- * Fetches the quota when the component mounts and again each time the app
- * returns to the foreground (`AppState` 'change' to 'active'): the balance
- * may have been topped up elsewhere while the app was in the background.
- * The listener is removed when the component unmounts.
- */
-export function useUsageRefresh(billing: BillingModule): void {
-  useEffect(() => {
-    billing.getUsage().catch(() => undefined);
-    let previous = AppState.currentState;
-    const subscription = AppState.addEventListener('change', (next) => {
-      if (next === 'active' && previous !== 'active') billing.getUsage().catch(() => undefined);
-      previous = next;
-    });
-    return () => subscription.remove();
-  }, [billing]);
 }

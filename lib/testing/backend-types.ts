@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Observable } from 'rxjs';
 import type {
   ChargeRecord,
+  ReferenceChange,
   Fault,
   ReferenceUser,
   ReferenceUserPatch,
@@ -87,6 +89,20 @@ export interface ReferenceBackendHooks {
   setUser(token: string, patch: ReferenceUserPatch, module?: string): void;
   /** A copy of a user's state; throws for an unknown token. */
   getUser(token: string, module?: string): ReferenceUserSnapshot;
+  /**
+   * Adds `credits` (a finite number > 0) to the user's balance, as an admin or
+   * another device would, and tells a `top-up` change; returns the new
+   * balance. Throws for an unknown token.
+   */
+  topUp(token: string, credits: number): number;
+  /**
+   * The user's changes as they happen (see `ReferenceChange`): a top-up, a
+   * charge. The same changes go to the event stream at
+   * `REFERENCE_CHANGES_PATH` of the HTTP server. Throws for an unknown token.
+   */
+  changes(token: string): Observable<ReferenceChange>;
+  /** How many listen to the user's changes now: subscribers of `changes()` and open event streams. */
+  changeListeners(token: string): number;
   /** Applied charges, in order (replays and refusals are not charges). */
   charges(): ChargeRecord[];
   /** Requests received, in order of arrival (copies); CORS preflights are not logged. */

@@ -13,11 +13,13 @@ export type {
   Fault,
   FaultKind,
   ModuleQuota,
+  ReferenceChange,
   ReferenceUser,
   ReferenceUserPatch,
   ReferenceUserSnapshot,
   RequestRecord,
 } from './types';
+export { REFERENCE_CHANGES_PATH, REFERENCE_COOKIES } from './backend/change-stream';
 export { BACKEND_CODES, MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH, REFERENCE_PATHS } from './backend/wire';
 export type { Envelope } from './backend/wire';
 export { createTestClock } from './test-clock';

@@ -168,3 +168,21 @@ export type Fault =
  * ```
  */
 export type FaultKind = Fault['kind'];
+
+/**
+ * A change of one user's state that another client may want to hear of, as
+ * `ReferenceBackend.changes(token)` tells it (and the event stream at
+ * `REFERENCE_CHANGES_PATH` sends it): a `top-up` (`topUp()`, as an admin or
+ * another device would), or a `charge` applied by a consume. `device` is the
+ * `billing_device` cookie of the consume that charged, when it had one.
+ * `setUser()` tells nothing: it is the test's own hand on the state.
+ *
+ * @example
+ * ```ts
+ * backend.changes('alice-token').subscribe((change: ReferenceChange) => console.log(change.kind));
+ * ```
+ */
+export interface ReferenceChange {
+  readonly kind: 'top-up' | 'charge';
+  readonly device?: string;
+}

@@ -1,8 +1,9 @@
 import { isBillingError, type BillingConsumeResult } from '../../lib';
 import type { WireEntry } from './wire-log';
 
-/** What one click on Export came to, as the log shows it. */
-export type ConsumeKind = 'free_count' | 'free_period' | 'credits' | 'blacklisted' | 'insufficient' | 'error';
+/** What one click on Export came to, as the log shows it (`pushed`: a change told by the backend). */
+export type ConsumeKind =
+  'free_count' | 'free_period' | 'credits' | 'blacklisted' | 'insufficient' | 'error' | 'pushed';
 
 export interface ConsumeEntry {
   readonly kind: ConsumeKind;

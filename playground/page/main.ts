@@ -56,6 +56,7 @@ for (const user of config.users) view.userSelect.add(new Option(user.label, user
 if (config.users.some((user) => user.token === options.user)) view.userSelect.value = options.user as string;
 view.userSelect.addEventListener('change', () => signIn(view.userSelect.value));
 view.exportButton.addEventListener('click', () => void session?.exportOnce());
+view.topUpButton.addEventListener('click', () => void session?.topUpElsewhere().catch(() => undefined));
 view.resetButton.addEventListener('click', () => {
   void window.fetch('/playground/reset', { method: 'POST' }).then(() => signIn(view.userSelect.value));
 });

@@ -1,6 +1,8 @@
+import { filter, firstValueFrom } from 'rxjs';
 import { billingEvents, createClient, type BillingModule, type Client } from '../../lib';
 import { reduxDevtools } from '../../lib/devtools';
 import { describeFailure, describeResult, type ConsumeEntry } from './consume-log';
+import { liveChanges } from './live-changes';
 import { clientFeatures, readPageOptions } from './page-options';
 import type { View } from './view';
 import { describeWire, WireLog } from './wire-log';
@@ -8,6 +10,8 @@ import { describeWire, WireLog } from './wire-log';
 /** One demo user signed in: a client of its own, drawn on the view. */
 export interface Session {
   exportOnce(): Promise<void>;
+  /** Tops the user up on the server, as another device would, and logs what this page fetched until it shows. */
+  topUpElsewhere(): Promise<void>;
   dispose(): void;
   /** The client's billing module, for the test hooks (see test-hooks.ts). */
   readonly billing: BillingModule;
@@ -31,9 +35,10 @@ export function startSession(view: View, appKey: string, user: { token: string; 
     // The events log reads events$, which emits only with the events feature.
     events: billingEvents(),
     // `?sync=broadcast` shares the free period and usage with other tabs (the two-page browser test);
-    // `?storage=session` makes the client reload-safe; focus and online refetch unless
-    // `?refetch=off`, `?interval=<ms>` adds a timer (see page-options.ts).
-    ...clientFeatures(readPageOptions(window.location.search)),
+    // `?storage=session` makes the client reload-safe; focus, online and the backend's pushed
+    // changes refetch unless `?refetch=off` (or `?live=off` for the pushes), `?interval=<ms>` adds
+    // a timer (see page-options.ts).
+    ...clientFeatures(readPageOptions(window.location.search), liveChanges(user.token)),
   });
   const { billing } = client;
   // check() and preview() are re-read on every usage$, countdown and status$ emission:
@@ -89,6 +94,15 @@ export function startSession(view: View, appKey: string, user: { token: string; 
         // "20101 and the cache"): fetch it, so the preview says what the user really has.
         if (entry.kind === 'insufficient' && !disposed) billing.refreshCredits().catch(() => undefined);
       }
+    },
+    async topUpElsewhere() {
+      const mark = wire.mark();
+      // Not through the wire log: this request stands for another device.
+      const answer = await window.fetch('/playground/top-up', { method: 'POST', body: user.token });
+      const { balance } = (await answer.json()) as { balance: number };
+      // Shown once the pushed change's fetch lands: the log lists what this page sent for it.
+      await firstValueFrom(billing.usage$.pipe(filter((usage) => usage.creditsBalance === balance)));
+      log({ kind: 'pushed', title: 'Top-up from another device', detail: `pushed; balance now ${balance}` }, mark);
     },
     dispose() {
       disposed = true;

@@ -39,6 +39,7 @@ export class View {
   readonly userSelect = byId<HTMLSelectElement>('user');
   readonly exportButton = byId<HTMLButtonElement>('export');
   readonly resetButton = byId<HTMLButtonElement>('reset');
+  readonly topUpButton = byId<HTMLButtonElement>('top-up-elsewhere');
   private readonly story = byId('story');
   private readonly verdict = byId('verdict');
   private readonly countdown = byId('countdown');

@@ -68,6 +68,8 @@ export function renderPage(config: PageConfig): string {
       <dt>Billing enabled</dt><dd id="is-enabled" data-testid="is-enabled">–</dd>
       <dt>In free period</dt><dd id="in-free-period" data-testid="in-free-period">–</dd>
     </dl>
+    <p><button id="top-up-elsewhere" data-testid="top-up-elsewhere" type="button">Top up 50 from another device</button>
+      <span class="story">the server pushes the change; no focus, no reload</span></p>
   </section>
   <section>
     <h2>Next export (<code>check()</code>)</h2>

@@ -6,6 +6,18 @@ export interface PlaygroundAssets {
   readonly script: string;
   /** Back to the demo users' initial state. */
   readonly reset: () => void;
+  /** Adds credits to a user's balance, as another device would; the new balance. */
+  readonly topUp: (token: string) => number;
+}
+
+function readText(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk.slice(0, 200)));
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
@@ -19,7 +31,7 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 
 /**
  * The `fallback` of the reference backend: the page, its script and the
- * reset button's endpoint, from the backend's own origin, so the page's
+ * endpoints of the reset and "top up from another device" buttons, from the backend's own origin, so the page's
  * requests need no CORS.
  */
 export function playgroundRoutes(assets: PlaygroundAssets): (req: IncomingMessage, res: ServerResponse) => boolean {
@@ -36,6 +48,17 @@ export function playgroundRoutes(assets: PlaygroundAssets): (req: IncomingMessag
     if (req.method === 'POST' && path === '/playground/reset') {
       assets.reset();
       send(res, 200, 'application/json; charset=utf-8', '{"ok":true}');
+      return true;
+    }
+    // The "Top up from another device" button: the body is the user's token.
+    if (req.method === 'POST' && path === '/playground/top-up') {
+      void readText(req)
+        .then(
+          (token) =>
+            send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ balance: assets.topUp(token) })),
+          () => res.destroy(),
+        )
+        .catch(() => send(res, 404, 'application/json; charset=utf-8', '{"ok":false}'));
       return true;
     }
     if (req.method === 'GET' && path === '/favicon.ico') {

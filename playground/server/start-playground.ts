@@ -4,6 +4,9 @@ import { bundlePage } from './page-bundle';
 import { renderPage } from './page-html';
 import { playgroundRoutes } from './routes';
 
+// What the "Top up from another device" button adds.
+const TOP_UP_CREDITS = 50;
+
 /** Where the playground listens. */
 export interface PlaygroundOptions {
   /** Default 8787; 0 picks a free port. */
@@ -33,7 +36,12 @@ export async function startPlayground({
     port,
     host,
     users: DEMO_USERS,
-    fallback: playgroundRoutes({ html, script, reset: () => backend.reset() }),
+    fallback: playgroundRoutes({
+      html,
+      script,
+      reset: () => backend.reset(),
+      topUp: (token) => backend.topUp(token, TOP_UP_CREDITS),
+    }),
   });
   const started = backend;
   return { url: started.url, backend: started, close: () => started.close() };

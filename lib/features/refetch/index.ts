@@ -7,8 +7,11 @@ import { armRefetch, checkRefetch, type RefetchOptions } from './refetch';
  * becomes visible or focused (`focus`), when the browser comes back online
  * (`online`), or every `intervalMs` on the client's scheduler (at least 1000).
  * Each joins the newest usage fetch, as `getUsage()` does; a failure shows in
- * the status. Throws `invalid_argument` for an unknown or invalid field.
- * `billing.getUsage()` refetches by hand without it.
+ * the status. With `when` (any subscribable: your server's push), each value
+ * is a nudge, as a tab's change message is: a fetch sent after it, a burst
+ * sharing one; the source is subscribed for the client's life and again, with
+ * backoff, when it ends. Throws `invalid_argument` for an unknown or invalid
+ * field. `billing.getUsage()` refetches by hand without it.
  *
  * @example
  * ```ts
@@ -19,6 +22,8 @@ import { armRefetch, checkRefetch, type RefetchOptions } from './refetch';
  *   appKey: 'poster',
  *   refetch: refetchOn({ focus: true, online: true, intervalMs: 60_000 }),
  * });
+ * // A server push: each `changed` event of an EventSource refetches.
+ * const live = createClient({ baseUrl, appKey: 'poster', refetch: refetchOn({ when: fromEvent(source, 'changed') }) });
  * ```
  */
 export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
@@ -30,8 +35,14 @@ export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
       checked
         ? {
             effects: [
-              (_action$, _state$, { loadUsage, scheduler }) =>
-                new Observable<never>(() => armRefetch(checked, { refetch: () => void loadUsage(), scheduler })),
+              (_action$, _state$, { loadUsage, refetchUsage, scheduler }) =>
+                new Observable<never>(() =>
+                  armRefetch(checked, {
+                    refetch: () => void loadUsage(),
+                    nudge: () => void refetchUsage(),
+                    scheduler,
+                  }),
+                ),
             ],
           }
         : {},

@@ -1,6 +1,7 @@
-import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { Subscription, type SchedulerAction, type SchedulerLike, type Subscribable } from 'rxjs';
 import { checkFields, integer, invalid, type Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
+import { watchSource, WHEN_RULE } from './when-source';
 
 /**
  * Options of `refetchOn()`: when to fetch usage again by itself.
@@ -17,6 +18,16 @@ export interface RefetchOptions {
   readonly online?: boolean;
   /** Refetch every `intervalMs` on the scheduler (an integer, at least 1000). */
   readonly intervalMs?: number;
+  /**
+   * Refetch each time this source emits: an RxJS `Observable`, or anything
+   * with `subscribe(observer)`, such as the app's `EventSource` or WebSocket
+   * wrapped in `fromEvent`. A value is only a nudge ("the server's usage
+   * changed"): it is never read, and a burst shares one fetch. Subscribed when
+   * the client is created, unsubscribed on `dispose()`; a source that errors
+   * or completes is subscribed again after 1 s, doubling up to 30 s, then one
+   * refetch catches what was missed.
+   */
+  readonly when?: Subscribable<unknown>;
 }
 
 interface Listenable {
@@ -37,7 +48,12 @@ export interface RefetchTarget {
 const THROTTLE_MS = 2_000;
 const BOOLEAN: Rule = [(value) => typeof value === 'boolean', 'a boolean'];
 // setTimeout runs a longer delay at once: a refetch loop, not a slow poll.
-const RULES = { focus: BOOLEAN, online: BOOLEAN, intervalMs: integer(1000, 2_147_483_647) };
+const RULES = {
+  focus: BOOLEAN,
+  online: BOOLEAN,
+  intervalMs: integer(1000, 2_147_483_647),
+  when: WHEN_RULE,
+};
 
 /**
  * Validates `refetchOn()`'s options: a copy, or `undefined` when they ask for
@@ -49,21 +65,29 @@ export function checkRefetch(value: unknown): RefetchOptions | undefined {
     invalid('refetchOn() needs an object such as { focus: true }', value);
   }
   checkFields(value, RULES, 'refetchOn() option', 'refetchOn() ');
-  const { focus, online, intervalMs } = value as RefetchOptions;
-  return focus || online || intervalMs ? { focus, online, intervalMs } : undefined;
+  const { focus, online, intervalMs, when } = value as RefetchOptions;
+  return focus || online || intervalMs || when ? { focus, online, intervalMs, when } : undefined;
 }
 
 /**
  * Arms the refetches `options` ask for and returns the teardown, which removes
- * every listener and timer. `refetch` must not throw: it goes through
- * `getUsage()`'s in-flight sharing and swallows its rejection (a throw would
- * end the interval, as any throwing scheduler work does).
+ * every listener and timer and unsubscribes `when`. `refetch` must not throw:
+ * it goes through `getUsage()`'s in-flight sharing and swallows its rejection
+ * (a throw would end the interval, as any throwing scheduler work does).
+ * `nudge` (for `when`) must not throw either: it is the store's nudge, the one
+ * a tab's change message uses, so a push joins a fetch sent after it or
+ * queues one.
  */
 export function armRefetch(
   options: RefetchOptions,
-  deps: { readonly refetch: () => void; readonly scheduler: SchedulerLike; readonly target?: RefetchTarget },
+  deps: {
+    readonly refetch: () => void;
+    readonly nudge: () => void;
+    readonly scheduler: SchedulerLike;
+    readonly target?: RefetchTarget;
+  },
 ): () => void {
-  const { refetch, scheduler } = deps;
+  const { refetch, nudge, scheduler } = deps;
   const { window: win, document: doc, navigator: nav } = deps.target ?? (globalThis as RefetchTarget);
   const teardown = new Subscription();
   let last = -Infinity;
@@ -95,5 +119,7 @@ export function armRefetch(
     };
     teardown.add(inBackground(scheduler).schedule(tick, every));
   }
+  // Not throttled: the nudge's own sharing bounds a burst to one fetch beyond the one in flight.
+  if (options.when) teardown.add(watchSource(options.when, nudge, scheduler));
   return () => teardown.unsubscribe();
 }

@@ -1,3 +1,4 @@
+import { Observable } from 'rxjs';
 import type { ReferenceBackendHooks } from '../backend-types';
 import { isPreflight, preflightAnswer, withCorsHeaders } from './cors';
 import type { BackendRequest, BackendResponse, Handled } from './exchange';
@@ -166,6 +167,12 @@ export function createBackendCore(options: BackendCoreOptions = {}): BackendCore
       addUser: (user) => state.addUser(user),
       setUser: (token, patch, module) => state.setUser(token, patch, module),
       getUser: (token, module) => state.snapshot(token, module),
+      topUp: (token, credits) => state.topUp(token, credits),
+      changes: (token) => {
+        state.snapshot(token); // throws for an unknown token, at the call
+        return new Observable((subscriber) => state.watch(token, (change) => subscriber.next(change)));
+      },
+      changeListeners: (token) => state.watching(token),
       charges: () => state.charges(),
       // Not structuredClone: Jest's jsdom environment has none.
       requests: () => log.map(copyRecord),

@@ -1,4 +1,5 @@
 import { BodyTooLargeError, InvalidEncodingError } from './body-errors';
+import { cookieValue, REFERENCE_COOKIES } from './cookies';
 import type { BackendRequest } from './exchange';
 import type { ReferenceState } from './reference-state';
 import type { RequestRecord } from '../types';
@@ -109,7 +110,7 @@ async function consume(
   // The user may have been removed by reset() while the body was read.
   if (!state.has(token)) return errorReply(401, 'unauthenticated', { 'WWW-Authenticate': 'Bearer' });
   // Synchronous from here: no await between reading and writing the state.
-  const answer = state.consume(token, module, externalId);
+  const answer = state.consume(token, module, externalId, cookieValue(req, REFERENCE_COOKIES.device));
   return { status: 200, body: answer };
 }
 

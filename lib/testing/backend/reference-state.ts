@@ -1,4 +1,11 @@
-import type { ChargeRecord, ModuleQuota, ReferenceUser, ReferenceUserPatch, ReferenceUserSnapshot } from '../types';
+import type {
+  ChargeRecord,
+  ModuleQuota,
+  ReferenceChange,
+  ReferenceUser,
+  ReferenceUserPatch,
+  ReferenceUserSnapshot,
+} from '../types';
 import { assertValidPatch, assertValidUser } from './user-config';
 import { BACKEND_CODES, type Envelope } from './wire';
 
@@ -30,6 +37,8 @@ type UserState = { -readonly [K in keyof Omit<ReferenceUserSnapshot, 'modules'>]
 export class ReferenceState {
   private readonly users = new Map<string, UserState>();
   private readonly chargeLog: ChargeRecord[] = [];
+  // Who listens to each user's changes, by token; kept across reset(), as open connections are.
+  private readonly watchers = new Map<string, Set<(change: ReferenceChange) => void>>();
 
   constructor(private readonly initialUsers: readonly ReferenceUser[] = []) {
     this.reset();
@@ -76,6 +85,29 @@ export class ReferenceState {
     }
   }
 
+  /** Adds `credits` (a finite number > 0) to the user's balance and tells the change; returns the new balance. */
+  topUp(token: string, credits: number): number {
+    if (!(typeof credits === 'number' && Number.isFinite(credits) && credits > 0)) {
+      throw new TypeError('credits must be a finite number > 0');
+    }
+    const user = this.user(token);
+    user.creditsBalance += credits;
+    this.tell(token, { kind: 'top-up' });
+    return user.creditsBalance;
+  }
+
+  /** Calls `listener` with each change of the user's, until the returned function is called. */
+  watch(token: string, listener: (change: ReferenceChange) => void): () => void {
+    const listeners = this.watchers.get(token) ?? new Set();
+    this.watchers.set(token, listeners.add(listener));
+    return () => void listeners.delete(listener);
+  }
+
+  /** How many listen to the user's changes now. */
+  watching(token: string): number {
+    return this.watchers.get(token)?.size ?? 0;
+  }
+
   snapshot(token: string, module?: string): ReferenceUserSnapshot {
     const user = this.user(token);
     // Reading must not initialise the module: a snapshot is not a request.
@@ -116,7 +148,7 @@ export class ReferenceState {
   }
 
   /** Decides and applies one consume: replay, 20102, free use, credits, or 20101. */
-  consume(token: string, module: string, externalId: string): Envelope {
+  consume(token: string, module: string, externalId: string, device?: string): Envelope {
     const user = this.user(token);
     const first = user.applied.get(externalId);
     // The replay comes before the blacklist: that use was already charged.
@@ -138,7 +170,12 @@ export class ReferenceState {
       return { code: BACKEND_CODES.insufficient, message: 'insufficient credits', data: null };
     }
     user.applied.set(externalId, answer);
+    this.tell(token, device === undefined ? { kind: 'charge' } : { kind: 'charge', device });
     return cloneEnvelope(answer);
+  }
+
+  private tell(token: string, change: ReferenceChange): void {
+    for (const listener of [...(this.watchers.get(token) ?? [])]) listener(change);
   }
 
   private user(token: string): UserState {

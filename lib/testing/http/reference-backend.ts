@@ -5,7 +5,9 @@ import type { ReferenceBackend, ReferenceBackendOptions } from '../backend-types
 import type { BackendRequest } from '../backend/exchange';
 import { inProcessFetch } from './in-process-fetch';
 import { readBody } from './read-body';
+import { serveChanges } from './serve-changes';
 import { serveResponse } from './serve-reply';
+import { REFERENCE_CHANGES_PATH } from '../backend/change-stream';
 
 // Loaded when a server is started, never at import: `unified-billing/testing`
 // goes into browser bundles for `createReferenceBackend`, and bundlers must
@@ -48,8 +50,12 @@ export async function startReferenceBackend(options: ReferenceBackendOptions = {
   let closing: Promise<void> | undefined;
 
   const server: Server = createServer((req, res) => {
+    const request = nodeRequest(req);
+    // The event stream is no call of the contract: no fault, no log; a CORS preflight goes the usual way.
+    const stream = req.method !== 'OPTIONS' && (req.url ?? '').split('?')[0] === REFERENCE_CHANGES_PATH;
+    if (stream && !core.closed) return serveChanges(core, request, res);
     const offer = fallback === undefined ? undefined : () => fallback(req, res);
-    void core.handle(nodeRequest(req), offer).then(({ response, record }) => serveResponse(res, response, record));
+    void core.handle(request, offer).then(({ response, record }) => serveResponse(res, response, record));
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);

@@ -28,7 +28,12 @@ function rig(options: RefetchOptions) {
   const document = new FakeTarget();
   const navigator = { onLine: true };
   const refetch = jest.fn();
-  const disarm = armRefetch(options, { refetch, scheduler: clock, target: { window, document, navigator } });
+  const disarm = armRefetch(options, {
+    refetch,
+    nudge: refetch,
+    scheduler: clock,
+    target: { window, document, navigator },
+  });
   return { clock, window, document, navigator, refetch, disarm };
 }
 
@@ -46,7 +51,7 @@ describe('armRefetch', () => {
     disarm();
     const clock2 = new VirtualClock();
     const refetch = jest.fn();
-    armRefetch({ focus: true, online: true }, { refetch, scheduler: clock2, target: {} })();
+    armRefetch({ focus: true, online: true }, { refetch, nudge: refetch, scheduler: clock2, target: {} })();
     expect(clock2.pending).toBe(0);
     expect(typeof globalThis.window).toBe('undefined'); // so the default target is empty here too
   });

@@ -1,0 +1,73 @@
+import type { SchedulerLike, Subscribable, Unsubscribable } from 'rxjs';
+import type { Rule } from '../../shared/option-names';
+import { inBackground } from '../../shared/scheduler';
+
+// The wait before subscribing again to a source that ended: 1 s, doubled each time, at most 30 s.
+const FIRST_MS = 1_000;
+const LAST_MS = 30_000;
+
+/** What `refetchOn()` checks `when` against: anything with a `subscribe` method. */
+export const WHEN_RULE: Rule = [
+  (value: Subscribable<unknown> | null) => typeof value?.subscribe === 'function',
+  'an Observable or an object with subscribe()',
+];
+
+/**
+ * Subscribes to `source` now and calls `nudge` for each value it emits. A
+ * source that errors, completes or throws on subscribe is subscribed again
+ * after 1 s, 2 s, 4 s … at most 30 s on the scheduler (a value brings the wait
+ * back to 1 s), and `nudge` is called once then, for what was missed while
+ * nobody listened. In development its first end is one `console.warn` naming
+ * the error. Returns the teardown, which unsubscribes and cancels the wait.
+ */
+export function watchSource(source: Subscribable<unknown>, nudge: () => void, scheduler: SchedulerLike): () => void {
+  let subscription: Unsubscribable | undefined;
+  let timer: Unsubscribable | undefined;
+  let wait = FIRST_MS;
+  let warned = false;
+  let stopped = false;
+
+  const subscribe = (): void => {
+    // Each subscription ends once: a second error, or a value after the end, is not heard.
+    let live = true;
+    const end = (error: unknown, completed?: boolean): void => {
+      if (!live || stopped) return;
+      live = false;
+      subscription = undefined;
+      if (__DEV__ && !warned) {
+        warned = true;
+        console.warn(
+          `unified-billing: the refetchOn({ when }) source ${completed ? 'completed' : `failed: ${String(error)}`}; ` +
+            `subscribing again in ${wait / 1000} s, then refetching (waits double up to 30 s; warned once per client)`,
+        );
+      }
+      timer = inBackground(scheduler).schedule(() => {
+        subscribe();
+        nudge();
+      }, wait);
+      wait = Math.min(wait * 2, LAST_MS);
+    };
+    try {
+      const current = source.subscribe({
+        next: () => {
+          if (!live) return;
+          wait = FIRST_MS;
+          nudge();
+        },
+        error: (error: unknown) => end(error),
+        complete: () => end(undefined, true),
+      });
+      // A source that ended while subscribing has nothing left to hold.
+      if (live) subscription = current;
+    } catch (error) {
+      end(error);
+    }
+  };
+
+  subscribe();
+  return () => {
+    stopped = true;
+    timer?.unsubscribe();
+    subscription?.unsubscribe();
+  };
+}
