@@ -4,9 +4,10 @@ import { HAS_ENV, type ProcessEnvHolder } from '../shared/dev';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot, type BillingSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
+import type { BillingFeature } from '../features/feature';
 import type { ClientOptions } from './client-options';
 
-export type { ClientOptions } from './client-options';
+export type { ClientOptions, RefetchTakesRefetchOn } from './client-options';
 
 // The global a bundler replaces (lib/shared/dev.ts).
 declare const process: ProcessEnvHolder;
@@ -20,6 +21,8 @@ export interface ResolvedOptions {
   readonly retries: number;
   readonly scope: string;
   readonly bootstrap: BillingSnapshot | undefined;
+  /** The feature, once the 0.1 object (still in the type, for tsc's message) is refused. */
+  readonly refetch: BillingFeature<'refetch'> | undefined;
 }
 
 const isFunction = (value: unknown) => typeof value === 'function';
@@ -59,6 +62,19 @@ const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   devtools: madeBy('reduxDevtools()'),
 };
 
+// The refetchOn() call doing what a 0.1 refetch object asked, so that copying it changes nothing:
+// `{ onFocus: true, intervalMs: 60000 }` is `refetchOn({ focus: true, intervalMs: 60000 })`. A
+// value that is not a boolean or a number shows as its name only; other fields pass as given,
+// for refetchOn() to name.
+function refetchCall(old: object): string {
+  const renamed: Record<string, string> = { onFocus: 'focus', onOnline: 'online' };
+  const fields = Object.entries(old).map(([key, value]) => {
+    const name = /^[A-Za-z_$][\w$]{0,39}$/.test(key) ? (renamed[key] ?? key) : JSON.stringify(key.slice(0, 40));
+    return typeof value === 'boolean' || typeof value === 'number' ? `${name}: ${String(value)}` : name;
+  });
+  return `refetchOn({${fields.length > 0 ? ` ${fields.join(', ')} ` : ''}})`;
+}
+
 // The value `make` gives, or `undefined` if it throws.
 function attempt<T>(make: () => T): T | undefined {
   try {
@@ -92,7 +108,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
     invalid(
       HAS_ENV && process.env.NODE_ENV !== 'production'
-        ? 'refetch takes refetchOn() since 0.2.0: write refetch: refetchOn({ focus: true, online: true, intervalMs })'
+        ? `refetch takes refetchOn() since 0.2.0: write refetch: ${refetchCall(refetch)}`
         : 'invalid refetch',
     );
   }
@@ -123,5 +139,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     retries: options.retries ?? 2,
     scope: options.scope ?? `generator_${appKey}`,
     bootstrap: checkSnapshot(options.bootstrap),
+    // A feature by now: checked above, then by its rule.
+    refetch: options.refetch as BillingFeature<'refetch'> | undefined,
   };
 }
