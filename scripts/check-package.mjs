@@ -2,7 +2,9 @@
 // packs it, runs @arethetypeswrong/cli and publint on the tarball, then
 // type-checks tiny consumer projects that import '.', './testing',
 // './react', './devtools' and './element' from the unpacked tarball under node10, node16 (CJS and ESM) and
-// bundler resolution (and bundler with the `browser` condition). Then the
+// bundler resolution (and bundler with the `browser` condition), and one outside the repository
+// with `types: []` (no @types/node, as a jsdom project) that imports the testing kit's in-process
+// API. Then the
 // `browser` condition itself: Node resolves the package with and without it
 // (--conditions=browser), the browser build must export what the default
 // build does, import neither cross-fetch nor uuid, and charge a consume
@@ -188,7 +190,7 @@ backend.failNext(REFERENCE_PATHS.consume, 1, { kind: 'status', status: 503 });
 // The kit's types are real, not \`any\`: a wrong fault is an error.
 // @ts-expect-error no such fault kind
 backend.failNext(REFERENCE_PATHS.consume, 1, { kind: 'explode' });
-export const settled: Promise<number> = clock.settle(client.billing.consume()).then((result) => result.creditsBalance);
+export const settled: Promise<boolean> = clock.settle(client.billing.consume()).then((result) => result.isCredit);
 `;
 const noNode = join(tmpdir(), 'unified-billing-no-node-types');
 rmSync(noNode, { recursive: true, force: true });
