@@ -8,7 +8,7 @@ export { refetchOn } from './features/refetch';
 export { billingEvents, type BillingEventsOptions } from './features/events';
 export type { BillingFeature, FeatureKind, FeatureSetup } from './features/feature';
 export type { BillingModule, Client, CreditsModule } from './client/client-types';
-export type { ClientOptions } from './client/options';
+export type { ClientOptions, RefetchTakesRefetchOn } from './client/options';
 export type { BillingStatus } from './shared/billing-status';
 export type { BillingEvent, BillingEventOf, BillingEventType } from './shared/billing-event';
 export type { BillingPreview } from './core/preview';

@@ -5,6 +5,9 @@
 //   written as ESM (TypeScript) and as CJS (require), in the node and jsdom
 //   environments: no custom environment, no flag (scripts/consumers/jest/);
 // - Vitest, node and jsdom environments (scripts/consumers/vite/);
+// - in both, the README's word on fake timers (fake-timers*.test.ts): under `jest.useFakeTimers()`
+//   and `vi.useFakeTimers()` a `delay` fault waits on a real timer and `clock.settle` settles a
+//   retried consume;
 // - Node 20, 22 and 24 scripts with tabSync() and reloadSafe() and no
 //   dispose(), which must end by themselves (scripts/consumers/node/);
 // - the README's vite.config.ts plugin under Vite: it must answer, survive a

@@ -2,7 +2,9 @@
 // packs it, runs @arethetypeswrong/cli and publint on the tarball, then
 // type-checks tiny consumer projects that import '.', './testing',
 // './react', './devtools' and './element' from the unpacked tarball under node10, node16 (CJS and ESM) and
-// bundler resolution (and bundler with the `browser` condition). Then the
+// bundler resolution (and bundler with the `browser` condition), and one outside the repository
+// with `types: []` (no @types/node, as a jsdom project) that imports the testing kit's in-process
+// API. Then the
 // `browser` condition itself: Node resolves the package with and without it
 // (--conditions=browser), the browser build must export what the default
 // build does, import neither cross-fetch nor uuid, and charge a consume
@@ -12,7 +14,8 @@
 //
 //   node scripts/check-package.mjs [tarball]   (packs the repository when omitted)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
@@ -121,7 +124,7 @@ function typeCheck(dir, mode, files) {
       moduleResolution: mode.moduleResolution,
       target: 'es2022',
       lib: ['es2022', 'dom'],
-      types: ['node'],
+      types: mode.types ?? ['node'],
       ...(mode.customConditions ? { customConditions: mode.customConditions } : {}),
       strict: true,
       noEmit: true,
@@ -166,6 +169,49 @@ for (const mode of modes) {
     failures.push('node16-esm accepts a default import the ESM build lacks');
   }
 }
+
+step("the testing kit's in-process API without @types/node (a jsdom project, skipLibCheck off)");
+// Outside the repository: from inside it, 'node:http' would resolve to its @types/node and
+// hide the problem (issue 31, point 6). The project has the package and rxjs, nothing else.
+const inProcessOnly = `import {
+  createReferenceBackend,
+  createTestClock,
+  REFERENCE_PATHS,
+  type InProcessReferenceBackend,
+  type ReferenceUser,
+} from 'unified-billing/testing';
+import { createClient } from 'unified-billing';
+
+const alice: ReferenceUser = { token: 'a', freeRemaining: 1, freeTotal: 1, creditsPerUse: 1, creditsBalance: 5 };
+const backend: InProcessReferenceBackend = createReferenceBackend({ users: [alice] });
+const clock = createTestClock();
+const client = createClient({ baseUrl: 'http://billing.test', appKey: 'jsdom', fetch: backend.fetch, scheduler: clock });
+backend.failNext(REFERENCE_PATHS.consume, 1, { kind: 'status', status: 503 });
+// The kit's types are real, not \`any\`: a wrong fault is an error.
+// @ts-expect-error no such fault kind
+backend.failNext(REFERENCE_PATHS.consume, 1, { kind: 'explode' });
+export const settled: Promise<boolean> = clock.settle(client.billing.consume()).then((result) => result.isCredit);
+`;
+const noNode = join(tmpdir(), 'unified-billing-no-node-types');
+rmSync(noNode, { recursive: true, force: true });
+mkdirSync(join(noNode, 'node_modules'), { recursive: true });
+cpSync(join(consumers, 'node_modules/unified-billing'), join(noNode, 'node_modules/unified-billing'), {
+  recursive: true,
+});
+symlinkSync(join(root, 'node_modules/rxjs'), join(noNode, 'node_modules/rxjs'), 'dir');
+for (const mode of modes.filter((candidate) => candidate.name !== 'bundler-browser')) {
+  const dir = join(noNode, mode.name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `no-node-${mode.name}`, type: mode.type }));
+  writeFileSync(join(dir, 'main.ts'), inProcessOnly);
+  const result = typeCheck(dir, { ...mode, types: [] }, ['main.ts']);
+  console.log(`${mode.name}: the in-process API with types: [] ${result.ok ? 'type-checks' : 'FAILS'}`);
+  if (!result.ok) {
+    console.log(result.output);
+    failures.push(`the in-process testing API does not type-check without @types/node (${mode.name})`);
+  }
+}
+rmSync(noNode, { recursive: true, force: true });
 
 step("the 'browser' export condition, resolved by Node with and without --conditions=browser");
 // Run in the consumers' folder, so 'unified-billing' resolves through the

@@ -55,11 +55,25 @@ function withExtensions(file, text, extension) {
   return out;
 }
 
+// The declaration files whose Node built-in imports are optional: the HTTP server's types
+// (lib/testing/http/server-types.ts). `unified-billing/testing` reaches them, and a jsdom project
+// without @types/node must still type-check its in-process API (issue 31): there the imported names
+// are `any` rather than an error. tsc drops comments on imports, so the directive is added here.
+const OPTIONAL_NODE_TYPES = ['testing/http/server-types.d.ts'];
+const NODE_IMPORT = /^import type [^;]+ from 'node:[a-z_/]+';$/gm;
+
+function markOptional(text) {
+  const marked = text.replace(NODE_IMPORT, (line) => `// @ts-ignore: without @types/node, these are \`any\`\n${line}`);
+  if (marked === text) throw new Error('expected a Node built-in type import to mark optional');
+  return marked;
+}
+
 /** Rewrites `dir`'s .d.ts files into .d.mts and .d.cts files; returns how many sources. */
 export function dualTypes(dir) {
   const files = declarationFiles(dir);
   const outputs = files.map((file) => {
-    const text = readFileSync(file, 'utf8');
+    const optional = OPTIONAL_NODE_TYPES.includes(relative(dir, file).split('\\').join('/'));
+    const text = optional ? markOptional(readFileSync(file, 'utf8')) : readFileSync(file, 'utf8');
     const stem = file.slice(0, -'.d.ts'.length);
     return [
       [`${stem}.d.mts`, withExtensions(file, text, '.mjs')],

@@ -2,7 +2,7 @@
 // Jest test file; only the import paths differ (the sources instead of the
 // package). spec/docs/readme-test-clock.spec.ts runs the README's own block.
 import { createClient, isBillingError, type BillingConsumeResult } from '../../lib';
-import { createReferenceBackend, createTestClock } from '../../lib/testing';
+import { createReferenceBackend, createTestClock, REFERENCE_PATHS } from '../../lib/testing';
 
 test('consumes until insufficient_credits, past each free period', async () => {
   const backend = createReferenceBackend({
@@ -33,4 +33,25 @@ test('consumes until insufficient_credits, past each free period', async () => {
     client.billing.dispose();
     await backend.close();
   }
+});
+
+test('a consume retried after a 503 settles through clock.settle', async () => {
+  const backend = createReferenceBackend({
+    users: [{ token: 't1', freeRemaining: 1, freeTotal: 1, creditsPerUse: 10, creditsBalance: 25 }],
+  });
+  const clock = createTestClock();
+  const client = createClient({
+    baseUrl: 'http://billing.test',
+    appKey: 'poster',
+    headers: { Authorization: 'Bearer t1' },
+    fetch: backend.fetch,
+    scheduler: clock,
+  });
+  backend.failNext(REFERENCE_PATHS.consume, 1, { kind: 'status', status: 503 });
+  // `await client.billing.consume()` alone would never settle: the retry's backoff waits on the clock.
+  const result = await clock.settle(client.billing.consume());
+  expect(result.isCredit).toBe(false);
+  expect(backend.requests().filter((request) => request.method === 'POST')).toHaveLength(2);
+  client.billing.dispose();
+  await backend.close();
 });

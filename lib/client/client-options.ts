@@ -43,7 +43,7 @@ export interface ClientOptions {
    * Keeps the free period and unanswered consumes across reloads (`sessionStorage`
    * is the usual choice). Off by default.
    *
-   * @see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.1.0/docs/recipes/reload-safe.md | docs/recipes/reload-safe.md}
+   * @see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.2.0/docs/recipes/reload-safe.md | docs/recipes/reload-safe.md}
    */
   readonly storage?: BillingFeature<'storage'>;
   /** Shares the free period and the latest usage between tabs of one origin (`tabSync()`). Off by default. */
@@ -56,8 +56,9 @@ export interface ClientOptions {
   /**
    * Refetches usage by itself (`refetchOn({ focus, online, intervalMs })`). Off
    * by default: nothing is listened to or armed, and none of its code is bundled.
+   * The object of 0.1 fails to compile naming `refetchOn()` ({@link RefetchTakesRefetchOn}).
    */
-  readonly refetch?: BillingFeature<'refetch'>;
+  readonly refetch?: BillingFeature<'refetch'> | RefetchTakesRefetchOn;
   /**
    * `billing.events$` and an `onEvent` listener (`billingEvents({ onEvent })`).
    * Off by default: `events$` then never emits, and none of its code is bundled.
@@ -65,9 +66,10 @@ export interface ClientOptions {
   readonly events?: BillingFeature<'events'>;
   /**
    * Removed in 0.2.0: throws `invalid_argument`. Write `events: billingEvents({ onEvent })`.
+   * Typed as that sentence, so that `tsc`'s error for a listener quotes it.
    * @deprecated Use `events: billingEvents({ onEvent })`.
    */
-  readonly onEvent?: never;
+  readonly onEvent?: 'since 0.2.0: write events: billingEvents({ onEvent })';
   /**
    * Called once on a 401 (shared by requests that hit it together); the
    * request is then sent once more with freshly resolved `headers`, with the
@@ -81,4 +83,33 @@ export interface ClientOptions {
   readonly bootstrap?: BillingSnapshot | null;
   /** Shows every action and state in a DevTools panel (`reduxDevtools()` from `unified-billing/devtools`). */
   readonly devtools?: DevtoolsHook;
+}
+
+/**
+ * The `refetch` object of 0.1, kept in the type only so that `tsc` names the
+ * new way: each field's type is the sentence its error quotes (`Type 'true' is
+ * not assignable to type '"since 0.2.0: write refetch: refetchOn({ focus })"'`),
+ * and an object without them misses the one required member, whose name says
+ * it. `createClient` throws `invalid_argument` for it, suggesting the
+ * `refetchOn({...})` call that does what the object asked for.
+ *
+ * @deprecated Write `refetch: refetchOn({ focus, online, intervalMs })`.
+ * @example
+ * ```ts
+ * // 0.1, refused by tsc and at run time:
+ * // createClient({ baseUrl, appKey: 'poster', refetch: { onFocus: true, intervalMs: 60_000 } });
+ * createClient({ baseUrl, appKey: 'poster', refetch: refetchOn({ focus: true, intervalMs: 60_000 }) });
+ * ```
+ */
+export interface RefetchTakesRefetchOn {
+  /** @deprecated Write `refetch: refetchOn({ focus })`. */
+  readonly onFocus?: 'since 0.2.0: write refetch: refetchOn({ focus })';
+  /** @deprecated Write `refetch: refetchOn({ online })`. */
+  readonly onOnline?: 'since 0.2.0: write refetch: refetchOn({ online })';
+  /** @deprecated Write `refetch: refetchOn({ intervalMs })`. */
+  readonly intervalMs?: 'since 0.2.0: write refetch: refetchOn({ intervalMs })';
+  /** Never present: makes any plain object fail, with this name in the error. */
+  readonly 'since 0.2.0: write refetch: refetchOn({ focus, online, intervalMs })': never;
+  /** So that `refetch?.kind` reads on the union. */
+  readonly kind?: never;
 }

@@ -52,9 +52,9 @@ const wallClock = (scheduler: SchedulerLike): (() => number) =>
 export function createClient(options: ClientOptions): Client {
   const resolved = resolveOptions(options);
   const { scope, scheduler, timeoutMs, retries } = resolved;
-  const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, refetch, events } = options;
+  const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, events } = options;
   const wallNow = wallClock(scheduler);
-  const hooks = install([devtools, storage, sync, refetch, events], {
+  const hooks = install([devtools, storage, sync, resolved.refetch, events], {
     scope,
     scheduler,
     timeoutMs,

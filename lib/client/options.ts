@@ -3,9 +3,10 @@ import { checkFields, integer, invalid, type Rule } from '../shared/option-names
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot, type BillingSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
+import type { BillingFeature } from '../features/feature';
 import type { ClientOptions } from './client-options';
 
-export type { ClientOptions } from './client-options';
+export type { ClientOptions, RefetchTakesRefetchOn } from './client-options';
 
 /** What validation and the defaults make of the options the client does not read as given. */
 export interface ResolvedOptions {
@@ -16,6 +17,8 @@ export interface ResolvedOptions {
   readonly retries: number;
   readonly scope: string;
   readonly bootstrap: BillingSnapshot | undefined;
+  /** The feature, once the 0.1 object (still in the type, for tsc's message) is refused. */
+  readonly refetch: BillingFeature<'refetch'> | undefined;
 }
 
 const isFunction = (value: unknown) => typeof value === 'function';
@@ -55,6 +58,19 @@ const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   devtools: madeBy('reduxDevtools()'),
 };
 
+// The refetchOn() call doing what a 0.1 refetch object asked, so that copying it changes nothing:
+// `{ onFocus: true, intervalMs: 60000 }` is `refetchOn({ focus: true, intervalMs: 60000 })`. A
+// value that is not a boolean or a number shows as its name only; other fields pass as given,
+// for refetchOn() to name.
+function refetchCall(old: object): string {
+  const renamed: Record<string, string> = { onFocus: 'focus', onOnline: 'online' };
+  const fields = Object.entries(old).map(([key, value]) => {
+    const name = /^[A-Za-z_$][\w$]{0,39}$/.test(key) ? (renamed[key] ?? key) : JSON.stringify(key.slice(0, 40));
+    return typeof value === 'boolean' || typeof value === 'number' ? `${name}: ${String(value)}` : name;
+  });
+  return `refetchOn({${fields.length > 0 ? ` ${fields.join(', ')} ` : ''}})`;
+}
+
 // The value `make` gives, or `undefined` if it throws.
 function attempt<T>(make: () => T): T | undefined {
   try {
@@ -84,9 +100,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   const refetch: unknown = options.refetch;
   if (typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
     invalid(
-      __DEV__
-        ? 'refetch takes refetchOn() since 0.2.0: write refetch: refetchOn({ focus: true, online: true, intervalMs })'
-        : 'invalid refetch',
+      __DEV__ ? `refetch takes refetchOn() since 0.2.0: write refetch: ${refetchCall(refetch)}` : 'invalid refetch',
     );
   }
   checkFields(options, RULES, 'option');
@@ -109,5 +123,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     retries: options.retries ?? 2,
     scope: options.scope ?? `generator_${appKey}`,
     bootstrap: checkSnapshot(options.bootstrap),
+    // A feature by now: checked above, then by its rule.
+    refetch: options.refetch as BillingFeature<'refetch'> | undefined,
   };
 }

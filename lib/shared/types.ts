@@ -80,7 +80,7 @@ export interface ConsumeOptions {
    * Aborts the call; once the POST is sent, the backend may or may not have charged it (retry with the same
    * `externalId` to learn which).
    *
-   * @see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.1.0/docs/decisions.md | docs/decisions.md}, "Abort of a consume"
+   * @see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.2.0/docs/decisions.md | docs/decisions.md}, "Abort of a consume"
    */
   readonly signal?: AbortSignal;
 }

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// The in-process backend's types: nothing here needs Node's types, so a jsdom project without
+// @types/node type-checks against them. The HTTP server's are in http/server-types.ts.
 import type { Observable } from 'rxjs';
 import type {
   ChargeRecord,
@@ -30,30 +31,6 @@ export interface InProcessBackendOptions {
    * unknown method (405). Default `true`: it is a dev and test server.
    */
   cors?: boolean;
-}
-
-/**
- * Options of `startReferenceBackend`.
- *
- * @example
- * ```ts
- * const options: ReferenceBackendOptions = {
- *   users: [{ token: 'alice-token', freeRemaining: 3, freeTotal: 3, creditsPerUse: 10, creditsBalance: 25 }],
- *   port: 8787,
- * };
- * ```
- */
-export interface ReferenceBackendOptions extends InProcessBackendOptions {
-  /** TCP port; 0 (the default) picks a free one. */
-  port?: number;
-  /** Interface to listen on. Default `127.0.0.1`. */
-  host?: string;
-  /**
-   * Called for a path that is not one of the three backend calls (and got no
-   * fault), before the 404; return `true` when it has answered. This is how a
-   * playground serves its own pages from the same origin.
-   */
-  fallback?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 /**
@@ -141,35 +118,6 @@ export interface InProcessReferenceBackend extends ReferenceBackendHooks {
    * Ends stalled bodies, cancels pending delays (their requests fail like a
    * reset connection); later requests fail like a refused connection. Safe to
    * call twice.
-   */
-  close(): Promise<void>;
-}
-
-/**
- * A running reference backend and its test hooks.
- *
- * @example
- * ```ts
- * let backend: ReferenceBackend;
- * beforeAll(async () => {
- *   backend = await startReferenceBackend({ users: [alice] });
- * });
- * afterAll(() => backend.close());
- * test('credits are deducted once the free quota is gone', async () => {
- *   backend.setUser('alice-token', { freeRemaining: 0 });
- *   // ... createClient({ baseUrl: backend.url, ... }) and consume ...
- *   expect(backend.charges().map((c) => c.kind)).toEqual(['credits']);
- * });
- * ```
- */
-export interface ReferenceBackend extends InProcessReferenceBackend {
-  /** The base URL, e.g. `http://127.0.0.1:53211`, without a trailing slash. */
-  readonly url: string;
-  /** The port listened on. */
-  readonly port: number;
-  /**
-   * Stops listening, destroys every open socket (stalled answers included) and
-   * clears every pending timer. Safe to call twice.
    */
   close(): Promise<void>;
 }

@@ -3,11 +3,10 @@ export { createReferenceBackend } from './http/create-reference-backend';
 export type {
   InProcessBackendOptions,
   InProcessReferenceBackend,
-  ReferenceBackend,
   ReferenceBackendHooks,
-  ReferenceBackendOptions,
   ReferenceFetch,
 } from './backend-types';
+export type { ReferenceBackend, ReferenceBackendOptions } from './http/server-types';
 export type {
   ChargeRecord,
   Fault,
@@ -23,4 +22,4 @@ export { REFERENCE_CHANGES_PATH, REFERENCE_COOKIES } from './backend/change-stre
 export { BACKEND_CODES, MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH, REFERENCE_PATHS } from './backend/wire';
 export type { Envelope } from './backend/wire';
 export { createTestClock } from './test-clock';
-export type { TestClock, TestClockOptions } from './test-clock';
+export type { SettleOptions, TestClock, TestClockOptions } from './test-clock';

@@ -1,4 +1,5 @@
 import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { realTurn } from './real-timers';
 
 /**
  * Options of {@link createTestClock}.
@@ -44,6 +45,31 @@ export interface TestClock extends SchedulerLike {
   advance(ms: number): void;
   /** How many timers are armed and not yet run: 0 once a disposed client left none behind. */
   pending(): number;
+  /**
+   * Awaits `promise` while moving the clock: lets the event loop turn (so the
+   * in-process backend answers), then runs the next armed timer, until the
+   * promise settles; resolves or rejects as it does. A retry's backoff, a
+   * timeout, a free period: whatever the call waits for on this clock. Rejects
+   * with an `Error` instead of hanging when nothing armed on the clock is left
+   * to run, or when the next timer is due more than `maxMs` after the start.
+   * Under Jest's or Vitest's fake timers, it turns the real event loop.
+   * A real server or a `delay` fault is time the clock does not see: the
+   * client's timeout, armed on the clock, may run before the answer.
+   */
+  settle<T>(promise: PromiseLike<T>, options?: SettleOptions): Promise<T>;
+}
+
+/**
+ * Options of {@link TestClock.settle}.
+ *
+ * @example
+ * ```ts
+ * const result = await clock.settle(client.billing.consume(), { maxMs: 60_000 });
+ * ```
+ */
+export interface SettleOptions {
+  /** How far the clock may move, in ms: default 300000 (5 minutes, past every retry of the defaults). */
+  readonly maxMs?: number;
 }
 
 interface Timer {
@@ -87,8 +113,17 @@ export function createTestClock(options: TestClockOptions = {}): TestClock {
   let time = start;
   let seq = 0;
   let timers: Timer[] = [];
+  // The timer that runs first among those due by `by`: the earliest, then the first armed.
+  const first = (by: number): Timer | undefined => {
+    let next: Timer | undefined;
+    for (const timer of timers) {
+      if (timer.due <= by && (!next || timer.due < next.due || (timer.due === next.due && timer.seq < next.seq)))
+        next = timer;
+    }
+    return next;
+  };
 
-  return {
+  const clock: TestClock = {
     now: () => time,
     wallNow: () => wall + (time - start),
     pending: () => timers.length,
@@ -117,21 +152,40 @@ export function createTestClock(options: TestClockOptions = {}): TestClock {
     advance(ms: number) {
       if (!(ms >= 0)) throw new RangeError(`advance(ms) takes a number of ms >= 0, got ${String(ms)}`);
       const target = time + ms;
-      for (;;) {
-        let next: Timer | undefined;
-        for (const timer of timers) {
-          if (
-            timer.due <= target &&
-            (!next || timer.due < next.due || (timer.due === next.due && timer.seq < next.seq))
-          )
-            next = timer;
-        }
-        if (!next) break;
-        timers = timers.filter((t) => t !== next);
-        time = next.due;
-        next.run();
+      for (let next = first(target); next; next = first(target)) {
+        const due = next;
+        timers = timers.filter((t) => t !== due);
+        time = due.due;
+        due.run();
       }
       time = target;
     },
+    async settle<T>(promise: PromiseLike<T>, settleOptions: SettleOptions = {}): Promise<T> {
+      const { maxMs = 300_000 } = settleOptions;
+      if (!(maxMs >= 0)) throw new RangeError(`settle maxMs takes a number of ms >= 0, got ${String(maxMs)}`);
+      let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
+      Promise.resolve(promise).then(
+        (value) => (outcome = { ok: true, value }),
+        (error: unknown) => (outcome = { ok: false, error }),
+      );
+      const from = time;
+      for (;;) {
+        await realTurn();
+        if (outcome) break;
+        const next = first(Infinity);
+        if (!next || next.due > from + maxMs) {
+          throw new Error(
+            `clock.settle: the promise is still pending after ${time - from} ms of clock time, and ` +
+              (next
+                ? `the next timer is due at ${next.due - from} ms, past maxMs ${maxMs}`
+                : 'no timer is armed on the clock: it waits on something else (a stall fault, a delay, a server)'),
+          );
+        }
+        clock.advance(next.due - time);
+      }
+      if (!outcome.ok) throw outcome.error;
+      return outcome.value;
+    },
   };
+  return clock;
 }

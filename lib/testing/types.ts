@@ -139,7 +139,7 @@ export interface RequestRecord {
  *   the socket, so the client never sees the answer;
  * - `status`: answer this HTTP status (400..599, e.g. 429 or 503) with a JSON
  *   error body and an optional `Retry-After` header; nothing is applied;
- * - `delay`: wait `ms` milliseconds (real time), then handle normally;
+ * - `delay`: wait `ms` milliseconds (real time, also under fake timers), then handle normally;
  * - `malformed`: answer this raw body (status default 200, content type
  *   default `application/json`, as a broken backend would); nothing is applied;
  * - `stall`: send the headers and the start of a body, then never finish

@@ -119,17 +119,31 @@ describe('createClient() says which option value was wrong (issue 18.7)', () => 
 });
 
 describe('createClient() refuses the option shapes of 0.1, naming the new way (issue 24)', () => {
-  const REFETCH = byMode(
-    'refetch takes refetchOn() since 0.2.0: write refetch: refetchOn({ focus: true, online: true, intervalMs })',
-    'invalid refetch',
-  );
+  // The suggestion does what the object asked, no more: copying it changes no behaviour.
+  const refetch = (call: string) =>
+    byMode(`refetch takes refetchOn() since 0.2.0: write refetch: ${call}`, 'invalid refetch');
   const EVENTS = 'onEvent moved to the events feature in 0.2.0: write events: billingEvents({ onEvent })';
   const onEvent = (got: string) => byMode(`${EVENTS} (got ${got})`, 'invalid onEvent');
   it.each<[string, Record<string, unknown>, string]>([
-    ['refetch: { onFocus, onOnline }', { refetch: { onFocus: true, onOnline: true } }, REFETCH],
-    ['refetch: { intervalMs }', { refetch: { intervalMs: 60_000 } }, REFETCH],
-    ['refetch: {}', { refetch: {} }, REFETCH],
-    ['a misspelled refetch object', { refetch: { onfocus: true } }, REFETCH],
+    [
+      'refetch: { onFocus, onOnline }',
+      { refetch: { onFocus: true, onOnline: true } },
+      refetch('refetchOn({ focus: true, online: true })'),
+    ],
+    ['refetch: { onFocus } alone', { refetch: { onFocus: true } }, refetch('refetchOn({ focus: true })')],
+    [
+      'refetch: { onOnline: false, intervalMs }',
+      { refetch: { onOnline: false, intervalMs: 60_000 } },
+      refetch('refetchOn({ online: false, intervalMs: 60000 })'),
+    ],
+    ['refetch: { intervalMs }', { refetch: { intervalMs: 60_000 } }, refetch('refetchOn({ intervalMs: 60000 })')],
+    ['refetch: {}', { refetch: {} }, refetch('refetchOn({})')],
+    ['a misspelled refetch object', { refetch: { onfocus: true } }, refetch('refetchOn({ onfocus: true })')],
+    [
+      'a string field (never echoed: it shows by name)',
+      { refetch: { intervalMs: 'Bearer s3cret' } },
+      refetch('refetchOn({ intervalMs })'),
+    ],
     ['onEvent', { onEvent: () => undefined }, onEvent('a function')],
     ['onEvent beside events', { onEvent: () => undefined, events: billingEvents() }, onEvent('a function')],
     ['an onEvent that is not a function', { onEvent: {} }, onEvent('an object')],

@@ -292,10 +292,10 @@ describe('reference backend: faults that outlive the test (in-process fetch)', (
 
 describe.each(TRANSPORTS)('reference backend: close() and pending delays (%s)', (transport) => {
   test('close() cancels a pending delay: the request fails, no timer is left', async () => {
-    // Only the timer functions are faked, so jest counts the backend's delay timers; Node's
-    // sockets keep their own timers and promises settle as usual. A delay that close() left
-    // running would show in the count (and, as a real timer, keep the process alive).
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'Date'] });
+    // The delay is a real timer even under fake timers (lib/testing/real-timers.ts): the spies see
+    // it armed and cleared. One that close() left running would keep the process alive a minute.
+    const set = jest.spyOn(globalThis, 'setTimeout');
+    const clear = jest.spyOn(globalThis, 'clearTimeout');
     try {
       const user = makeUser({ freeRemaining: 1 });
       const backend = await openBackend(transport, { users: [user] });
@@ -306,16 +306,18 @@ describe.each(TRANSPORTS)('reference backend: close() and pending delays (%s)', 
         () => 'failed',
       );
       // The delay's timer is set as the request arrives: wait for it, not for a time.
-      while (jest.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
-      expect(jest.getTimerCount()).toBe(1);
+      const delayTimer = () => set.mock.results[set.mock.calls.findIndex(([, ms]) => ms === 60_000)];
+      while (delayTimer() === undefined) await new Promise((resolve) => setImmediate(resolve));
       expect(backend.requests().map((record) => record.path)).toEqual([CONSUME]);
-      // A close() that waited for the delay would never end: the fake clock does not move.
+      expect(clear).not.toHaveBeenCalledWith(delayTimer()!.value);
+      // A close() that waited for the delay would take a minute.
       await backend.close();
-      expect(jest.getTimerCount()).toBe(0);
+      expect(clear).toHaveBeenCalledWith(delayTimer()!.value);
       await expect(outcome).resolves.toBe('failed');
       expect(backend.charges()).toEqual([]);
     } finally {
-      jest.useRealTimers();
+      set.mockRestore();
+      clear.mockRestore();
     }
   });
 });

@@ -14,7 +14,7 @@ import { installTabSync } from './tab-sync';
  * another tab, so its charge starts the free period there; without Web Locks
  * each tab bills on its own. A `BroadcastChannel` that is missing or throws means no messages (one
  * warning); Web Locks still keep simultaneous clicks to one charge where
- * `navigator.locks.query()` works ({@link https://cdn.jsdelivr.net/npm/unified-billing@0.1.0/docs/recipes/cross-tab.md | docs/recipes/cross-tab.md}).
+ * `navigator.locks.query()` works ({@link https://cdn.jsdelivr.net/npm/unified-billing@0.2.0/docs/recipes/cross-tab.md | docs/recipes/cross-tab.md}).
  *
  * @example
  * ```ts

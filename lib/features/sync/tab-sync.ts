@@ -38,7 +38,7 @@ export interface SyncDeps {
  * probes the period lock (`ifAvailable`) and, when it is held by a period it
  * does not know, asks its owner. Before that, it sends again the POST of a tab
  * that died holding the lock (dead-posts.ts). Neither needs `query()`; a channel that throws
- * is no channel; see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.1.0/docs/recipes/cross-tab.md | docs/recipes/cross-tab.md} for what each missing API gives up.
+ * is no channel; see {@link https://cdn.jsdelivr.net/npm/unified-billing@0.2.0/docs/recipes/cross-tab.md | docs/recipes/cross-tab.md} for what each missing API gives up.
  */
 export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): FeatureParts {
   const { scheduler, wallNow, pageId } = setup;

@@ -10,6 +10,7 @@ import type { Fault, ReferenceUser, RequestRecord } from '../types';
 import { jsonAnswer, rawFaultAnswer } from './responses';
 import { errorReply, type Reply } from './wire';
 import { copyRecord } from './copy-record';
+import { realTimeout } from '../real-timers';
 
 // The request log keeps the latest entries only.
 const MAX_LOG_ENTRIES = 10_000;
@@ -50,19 +51,21 @@ export function createBackendCore(options: BackendCoreOptions = {}): BackendCore
   const state = options.state ?? new ReferenceState(users);
   const faults = new FaultQueue();
   const log: RequestRecord[] = [];
-  const delays = new Map<ReturnType<typeof setTimeout>, (elapsed: boolean) => void>();
+  // Each pending delay: what cancels its timer, and what ends its request.
+  const delays = new Map<() => void, (elapsed: boolean) => void>();
   const closeListeners: Array<() => void> = [];
   let closed = false;
 
   // Real time on purpose, like the HTTP server always did: the delay is the
-  // backend's, not the client's, so the client's scheduler does not see it.
+  // backend's, not the client's, so neither the client's scheduler nor the
+  // test's fake timers see it (real-timers.ts).
   const wait = (ms: number): Promise<boolean> =>
     new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        delays.delete(timer);
+      const cancel = realTimeout(() => {
+        delays.delete(cancel);
         resolve(true);
       }, ms);
-      delays.set(timer, resolve);
+      delays.set(cancel, resolve);
     });
 
   const answerOf = (reply: Reply, record: RequestRecord): BackendResponse => {
@@ -153,8 +156,8 @@ export function createBackendCore(options: BackendCoreOptions = {}): BackendCore
     close() {
       if (closed) return;
       closed = true;
-      for (const [timer, resolve] of delays) {
-        clearTimeout(timer);
+      for (const [cancel, resolve] of delays) {
+        cancel();
         resolve(false);
       }
       delays.clear();

@@ -13,7 +13,7 @@ import { inProcessFetch } from './in-process-fetch';
  * Faults have their network equivalents: `drop` rejects with a `TypeError`
  * like a reset connection, `stall` answers headers and a body that never
  * ends (until the request's signal aborts or `close()`), `delay` waits on a
- * real timer.
+ * real timer, also under Jest's and Vitest's fake timers.
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { createBackendCore } from '../backend/backend-core';
-import type { ReferenceBackend, ReferenceBackendOptions } from '../backend-types';
+import type { ReferenceBackend, ReferenceBackendOptions } from './server-types';
 import type { BackendRequest } from '../backend/exchange';
 import { inProcessFetch } from './in-process-fetch';
 import { readBody } from './read-body';
