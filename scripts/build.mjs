@@ -57,6 +57,9 @@ const entries = [
   // <billing-meter> and <billing-gate>: their own entry, so only apps that import it carry them.
   // It imports types only from the main entry and defines nothing until called (a server imports it safely).
   { name: 'element', source: 'lib/element/index.ts', platform: 'neutral', browser: false },
+  // Types only: JSX for the two tags in React (`declare module 'react'`), apart so that the element
+  // entry's types need no @types/react. Its module is empty, so a plain `import` of it is harmless.
+  { name: 'element-react', source: 'lib/element/react/index.ts', platform: 'neutral', browser: false },
 ].filter((entry) => existsSync(entry.source));
 
 rmSync('dist', { recursive: true, force: true });
