@@ -117,7 +117,7 @@ const modes = [
   },
 ];
 
-function typeCheck(dir, mode, files, { types = ['node'], jsx } = {}) {
+function typeCheck(dir, mode, files, { types = ['node'], ...options } = {}) {
   const tsconfig = {
     compilerOptions: {
       module: mode.module,
@@ -125,7 +125,7 @@ function typeCheck(dir, mode, files, { types = ['node'], jsx } = {}) {
       target: 'es2022',
       lib: ['es2022', 'dom'],
       types,
-      ...(jsx ? { jsx } : {}),
+      ...options,
       ...(mode.customConditions ? { customConditions: mode.customConditions } : {}),
       strict: true,
       noEmit: true,
@@ -243,7 +243,8 @@ for (const name of ['bundler', 'node16-esm', 'node16-cjs']) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `react-jsx-${name}`, type: mode.type }));
   writeFileSync(join(dir, 'main.tsx'), usesElementJsx);
-  const result = typeCheck(dir, mode, ['main.tsx'], { jsx: 'react-jsx' });
+  // An import TypeScript cannot resolve is an error too (by default a side-effect import is not checked).
+  const result = typeCheck(dir, mode, ['main.tsx'], { jsx: 'react-jsx', noUncheckedSideEffectImports: true });
   console.log(`${name}: both tags in React JSX with './element/react' ${result.ok ? 'type-check' : 'FAIL'}`);
   if (!result.ok) {
     console.log(result.output);
