@@ -215,6 +215,32 @@ export function describeProvider(reactVersion: string, { strictMountMakes }: { s
       expect(backend('alice').requests).toEqual([]);
     });
 
+    it('hydrates the server HTML in StrictMode: one live client, none after unmount', async () => {
+      const server = fixture({ freeRemaining: 3, balance: 10 });
+      await server.client.billing.getUsage();
+      const bootstrap = JSON.parse(JSON.stringify(server.client.billing.snapshot())) as ReturnType<
+        Client['billing']['snapshot']
+      >;
+      const { create, live } = factory({ alice: { freeRemaining: 3, balance: 10 } }, { bootstrap });
+      function Shown(): ReactNode {
+        const usage = useUsage(useBilling());
+        return h('p', null, usage ? `${usage.freeRemaining} free` : 'loading');
+      }
+      const app = h(StrictMode, null, h(BillingProvider, { create, user: 'alice' }, h(Shown)));
+      // The page as the server sent it: <p>3 free</p>, built by hand (the fake DOM parses no HTML).
+      const doc = document as unknown as { createElement(tag: string): Node; createTextNode(text: string): Node };
+      const container = doc.createElement('div');
+      container.appendChild(doc.createElement('p')).appendChild(doc.createTextNode('3 free'));
+      const { hydrateRoot } = await import('react-dom/client');
+      const root = await act(async () => hydrateRoot(container as unknown as Element, app));
+      await settled();
+      expect(container.textContent).toBe('3 free');
+      expect(live()).toEqual(['alice']);
+      await act(async () => root.unmount());
+      await settled();
+      expect(live()).toEqual([]);
+    });
+
     it('useBilling() outside a provider says what is missing', () => {
       function Orphan(): ReactNode {
         useBilling();
