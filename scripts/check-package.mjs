@@ -244,7 +244,11 @@ for (const name of ['bundler', 'node16-esm', 'node16-cjs']) {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `react-jsx-${name}`, type: mode.type }));
   writeFileSync(join(dir, 'main.tsx'), usesElementJsx);
   // An import TypeScript cannot resolve is an error too (by default a side-effect import is not checked).
-  const result = typeCheck(dir, mode, ['main.tsx'], { jsx: 'react-jsx', noUncheckedSideEffectImports: true });
+  const result = typeCheck(dir, mode, ['main.tsx'], {
+    types: [],
+    jsx: 'react-jsx',
+    noUncheckedSideEffectImports: true,
+  });
   console.log(`${name}: both tags in React JSX with './element/react' ${result.ok ? 'type-check' : 'FAIL'}`);
   if (!result.ok) {
     console.log(result.output);
@@ -257,7 +261,7 @@ for (const name of ['bundler', 'node16-esm', 'node16-cjs']) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'react-jsx-wrong', type: 'module' }));
   writeFileSync(join(dir, 'wrong.tsx'), wrongJsx.join('\n') + '\n');
-  const result = typeCheck(dir, mode, ['wrong.tsx'], { jsx: 'react-jsx' });
+  const result = typeCheck(dir, mode, ['wrong.tsx'], { types: [], jsx: 'react-jsx' });
   const errors = [...result.output.matchAll(/wrong\.tsx\((\d+),\d+\): error (TS\d+)/g)].map(
     ([, line, code]) => `${line}:${code}`,
   );
