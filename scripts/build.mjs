@@ -60,6 +60,9 @@ const entries = [
   { name: 'element', source: 'lib/element/index.ts', platform: 'neutral', browser: false },
   // Types only (Vue's GlobalComponents for the two tags); its empty module lets a plain `import` resolve too.
   { name: 'element-vue', source: 'lib/element/vue/index.ts', platform: 'neutral', browser: false },
+  // Types only: JSX for the two tags in React (`declare module 'react'`), apart so that the element
+  // entry's types need no @types/react. Its module is empty, so a plain `import` of it is harmless.
+  { name: 'element-react', source: 'lib/element/react/index.ts', platform: 'neutral', browser: false },
 ].filter((entry) => existsSync(entry.source));
 
 rmSync('dist', { recursive: true, force: true });

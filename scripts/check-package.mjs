@@ -2,9 +2,10 @@
 // packs it, runs @arethetypeswrong/cli and publint on the tarball, then
 // type-checks tiny consumer projects that import '.', './testing',
 // './react', './devtools' and './element' from the unpacked tarball under node10, node16 (CJS and ESM) and
-// bundler resolution (and bundler with the `browser` condition), and one outside the repository
-// with `types: []` (no @types/node, as a jsdom project) that imports the testing kit's in-process
-// API. Then the
+// bundler resolution (and bundler with the `browser` condition); one outside the repository with
+// `types: []` (no @types/node, as a jsdom project) that imports the testing kit's in-process API;
+// './element' alone in a project with no @types at all (outside the repository, so no @types/react
+// is found), and React JSX through './element/react', where a wrong `billing` prop must fail. Then the
 // `browser` condition itself: Node resolves the package with and without it
 // (--conditions=browser), the browser build must export what the default
 // build does, import neither cross-fetch nor uuid, and charge a consume
@@ -14,7 +15,7 @@
 //
 //   node scripts/check-package.mjs [tarball]   (packs the repository when omitted)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { publint } from 'publint';
@@ -117,14 +118,15 @@ const modes = [
   },
 ];
 
-function typeCheck(dir, mode, files) {
+function typeCheck(dir, mode, files, { types = ['node'], ...options } = {}) {
   const tsconfig = {
     compilerOptions: {
       module: mode.module,
       moduleResolution: mode.moduleResolution,
       target: 'es2022',
       lib: ['es2022', 'dom'],
-      types: mode.types ?? ['node'],
+      types,
+      ...options,
       ...(mode.customConditions ? { customConditions: mode.customConditions } : {}),
       strict: true,
       noEmit: true,
@@ -204,7 +206,7 @@ for (const mode of modes.filter((candidate) => candidate.name !== 'bundler-brows
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `no-node-${mode.name}`, type: mode.type }));
   writeFileSync(join(dir, 'main.ts'), inProcessOnly);
-  const result = typeCheck(dir, { ...mode, types: [] }, ['main.ts']);
+  const result = typeCheck(dir, mode, ['main.ts'], { types: [] });
   console.log(`${mode.name}: the in-process API with types: [] ${result.ok ? 'type-checks' : 'FAILS'}`);
   if (!result.ok) {
     console.log(result.output);
@@ -212,6 +214,111 @@ for (const mode of modes.filter((candidate) => candidate.name !== 'bundler-brows
   }
 }
 rmSync(noNode, { recursive: true, force: true });
+
+step("'./element' without @types/react; React JSX for its tags through './element/react'");
+// A Vue, Angular or plain TypeScript app: no @types package at all, and our declarations checked.
+const usesElementOnly = `import { createClient } from 'unified-billing';
+import { defineBillingElements, type BillingDenial, type BillingGateElement } from 'unified-billing/element';
+
+defineBillingElements();
+const { billing } = createClient({ baseUrl: 'https://api.example.com', appKey: 'consumer' });
+const gate: BillingGateElement | null = document.querySelector('billing-gate');
+if (gate) gate.billing = billing;
+gate?.addEventListener('billing-denied', (event) => {
+  const denial: BillingDenial = event.detail;
+  console.log(denial.creditsNeeded);
+});
+`;
+// In the temporary folder: below the repository, TypeScript would find its node_modules/@types/react.
+const bare = mkdtempSync(join(tmpdir(), 'unified-billing-element-'));
+try {
+  mkdirSync(join(bare, 'node_modules'));
+  cpSync(join(consumers, 'node_modules/unified-billing'), join(bare, 'node_modules/unified-billing'), {
+    recursive: true,
+  });
+  symlinkSync(join(root, 'node_modules/rxjs'), join(bare, 'node_modules/rxjs'), 'dir');
+  for (const name of ['bundler', 'node16-esm', 'node16-cjs']) {
+    const mode = modes.find((candidate) => candidate.name === name);
+    const dir = join(bare, name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `element-${name}`, type: mode.type }));
+    writeFileSync(join(dir, 'main.ts'), usesElementOnly);
+    const result = typeCheck(dir, mode, ['main.ts'], { types: [] });
+    console.log(`${name}: './element' with no @types/react ${result.ok ? 'type-checks' : 'FAIL'}`);
+    if (!result.ok) {
+      console.log(result.output);
+      failures.push(`'./element' does not type-check without @types/react under ${name}`);
+    }
+  }
+} finally {
+  rmSync(bare, { recursive: true, force: true });
+}
+
+// A React app: both tags typed in JSX once './element/react' is imported.
+const usesElementJsx = `import { createClient } from 'unified-billing';
+import { defineBillingElements, type BillingDenial } from 'unified-billing/element';
+import 'unified-billing/element/react';
+
+defineBillingElements();
+const { billing } = createClient({ baseUrl: 'https://api.example.com', appKey: 'consumer' });
+export const bar = (
+  <div>
+    <billing-meter billing={billing} unit="export" />
+    <billing-gate
+      billing={billing}
+      onbilling-granted={(event) => console.log(event.detail.freeRemaining)}
+      onbilling-denied={(event) => console.log((event.detail satisfies BillingDenial).creditsNeeded)}
+    >
+      <button type="button">Export</button>
+    </billing-gate>
+  </div>
+);
+`;
+// Each line a mistake that must be a type error (TS2322) on that line: the tags are typed, not just known.
+const wrongJsx = [
+  `import 'unified-billing/element/react';`,
+  `export const meter = <billing-meter billing={42} />;`,
+  `export const gate = <billing-gate billing="billing" />;`,
+  `export const handler = <billing-gate onbilling-granted={(event: CustomEvent<number>) => event.detail} />;`,
+];
+for (const name of ['bundler', 'node16-esm', 'node16-cjs']) {
+  const mode = modes.find((candidate) => candidate.name === name);
+  const dir = join(consumers, `react-jsx-${name}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `react-jsx-${name}`, type: mode.type }));
+  writeFileSync(join(dir, 'main.tsx'), usesElementJsx);
+  // An import TypeScript cannot resolve is an error too (by default a side-effect import is not checked).
+  const result = typeCheck(dir, mode, ['main.tsx'], {
+    types: [],
+    jsx: 'react-jsx',
+    noUncheckedSideEffectImports: true,
+  });
+  console.log(`${name}: both tags in React JSX with './element/react' ${result.ok ? 'type-check' : 'FAIL'}`);
+  if (!result.ok) {
+    console.log(result.output);
+    failures.push(`React JSX with './element/react' does not type-check under ${name}`);
+  }
+}
+{
+  const mode = modes.find((candidate) => candidate.name === 'bundler');
+  const dir = join(consumers, 'react-jsx-wrong');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'react-jsx-wrong', type: 'module' }));
+  writeFileSync(join(dir, 'wrong.tsx'), wrongJsx.join('\n') + '\n');
+  const result = typeCheck(dir, mode, ['wrong.tsx'], { types: [], jsx: 'react-jsx' });
+  const errors = [...result.output.matchAll(/wrong\.tsx\((\d+),\d+\): error (TS\d+)/g)].map(
+    ([, line, code]) => `${line}:${code}`,
+  );
+  const expected = ['2:TS2322', '3:TS2322', '4:TS2322'];
+  const refused = JSON.stringify(errors) === JSON.stringify(expected);
+  console.log(
+    `bundler: a wrong billing prop (a number, a string) and a mistyped event handler are ${refused ? 'refused (TS2322 each)' : 'NOT refused as expected'}`,
+  );
+  if (!refused) {
+    console.log(`expected ${expected.join(', ')}; got ${errors.join(', ') || 'none'}\n${result.output}`);
+    failures.push("React JSX with './element/react' does not refuse a wrong billing prop or handler");
+  }
+}
 
 step("the 'browser' export condition, resolved by Node with and without --conditions=browser");
 // Run in the consumers' folder, so 'unified-billing' resolves through the
@@ -291,4 +398,6 @@ if (failures.length > 0) {
   console.error(`\ncheck-package: FAILED\n- ${failures.join('\n- ')}`);
   process.exit(1);
 }
-console.log('\ncheck-package: attw, publint, the consumer type checks and the browser condition are clean');
+console.log(
+  '\ncheck-package: attw, publint, the consumer type checks (element without @types/react, React JSX) and the browser condition are clean',
+);

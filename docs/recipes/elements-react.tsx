@@ -1,8 +1,10 @@
 // Recipe: the billing elements in React 19, which sets a custom element's
 // properties (`billing`) and listens to its events (`onbilling-granted`).
-// Importing `unified-billing/element` also types both tags in JSX.
+// `unified-billing/element/react` types both tags in JSX (types only: its
+// module is empty); import it once, in any file of the app.
 import { createClient } from 'unified-billing';
 import { defineBillingElements } from 'unified-billing/element';
+import 'unified-billing/element/react';
 
 declare function runExport(): Promise<void>;
 

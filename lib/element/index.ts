@@ -1,6 +1,7 @@
 // `unified-billing/element`: <billing-meter> and <billing-gate> as standard custom
 // elements, for any framework or none. Its own entry point, so an app that does
 // not import it bundles none of it. Built on the main entry's public API only.
+// Its types need no @types/react: JSX types for React are in `unified-billing/element/react`.
 import { gateClass } from './gate';
 import { meterClass } from './meter';
 import type { BillingElementNames } from './types';
@@ -12,7 +13,6 @@ export type {
   BillingGateEventMap,
   BillingMeterElement,
 } from './types';
-export type { BillingElementProps } from './react-jsx';
 
 /**
  * Registers `<billing-meter>` and `<billing-gate>` (or the names given).

@@ -1,8 +1,8 @@
 import { createContext, createElement, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { BillingModule, Client } from '../index';
+import { claim, hold, release, type BillingUser, type Held } from './held-client';
 
-/** Who a provider's client is for: an id (not a token), `null` or absent for an app with one user. */
-export type BillingUser = string | number | null | undefined;
+export type { BillingUser } from './held-client';
 
 /**
  * Props of {@link BillingProvider}.
@@ -33,21 +33,7 @@ export interface BillingProviderProps {
   readonly children?: ReactNode;
 }
 
-// One client and the user it was made for. `claims` counts the mounted providers using it, so the
-// unmount React's StrictMode simulates (cleanup, then the effect again, synchronously) does not
-// dispose it: the dispose waits a microtask and is dropped when the effect claimed it again.
-interface Held {
-  readonly client: Client;
-  readonly user: BillingUser;
-  claims: number;
-  disposed: boolean;
-}
-
 const BillingContext = createContext<Client | null>(null);
-
-function hold(create: BillingProviderProps['create'], user: BillingUser): Held {
-  return { client: create(user), user, claims: 0, disposed: false };
-}
 
 /**
  * Makes one billing client for the tree below it, so any component reaches it
@@ -55,9 +41,11 @@ function hold(create: BillingProviderProps['create'], user: BillingUser): Held {
  * provider unmounts, and replaced in place (the old one disposed) when `user`
  * changes; the hooks below follow the new client without remounting.
  *
- * StrictMode's double render and double mount make one client, not two, and
- * never dispose the one on screen. On the server (`renderToString`) it makes a
- * client for the render, which sends nothing unless called; with a
+ * Exactly one client is live per mounted provider, under React 18 and 19,
+ * in StrictMode too: a render React throws away (StrictMode's first render
+ * under React 18) may make a client, which is disposed at the next commit. On
+ * the server (`renderToString`) it makes a client for the render, which sends
+ * nothing unless called; with a
  * `bootstrap` in its options, the hooks render its quota into the HTML.
  *
  * @example
@@ -84,26 +72,20 @@ function hold(create: BillingProviderProps['create'], user: BillingUser): Held {
 export function BillingProvider({ create, user, children }: BillingProviderProps): ReactNode {
   const held = useRef<Held | null>(null);
   const [, renew] = useState(0);
-  // Made in render, so the first render (the server's, and hydration's) already has its data. A ref,
-  // not a state initializer: React calls those twice in StrictMode and drops one result, a client
-  // nobody would dispose.
+  // Made in render, so the first render (the server's, and hydration's) already has its data. The ref
+  // only spares a re-render a new client: a render React throws away (and its ref with it) leaves its
+  // client unclaimed, and held-client.ts disposes it after the next commit.
   if (held.current === null || held.current.disposed || !Object.is(held.current.user, user ?? null)) {
     held.current = hold(create, user ?? null);
   }
   const current = held.current;
   useEffect(() => {
-    // Shown again after its effects were cleaned up (an <Activity> hidden, then visible): that client
-    // is disposed, so render again, which makes a new one.
+    // Shown again after its effects were cleaned up (an <Activity> hidden, then visible), or committed
+    // after another provider's commit swept it (two roots rendering at once): render again, which
+    // makes a new one.
     if (current.disposed) return void renew((n) => n + 1);
-    current.claims += 1;
-    return () => {
-      current.claims -= 1;
-      queueMicrotask(() => {
-        if (current.claims > 0 || current.disposed) return;
-        current.disposed = true;
-        current.client.billing.dispose();
-      });
-    };
+    claim(current);
+    return () => release(current);
   }, [current]);
   return createElement(BillingContext.Provider, { value: current.client }, children);
 }
