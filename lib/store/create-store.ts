@@ -89,11 +89,11 @@ export function createStore(setup: StoreSetup): BillingStore {
       },
     },
     queue: { tail: Promise.resolve(), live: new Set() },
-    balance: flight((controller) => fetchBalance(context, controller)),
+    balance: flight(scheduler, (controller) => fetchBalance(context, controller)),
     newId: setup.newId,
   };
   const { live } = context.queue;
-  const usage = flight((controller) => fetchUsage(context, controller));
+  const usage = flight(scheduler, (controller) => fetchUsage(context, controller));
 
   const assertLive = () => {
     if (disposed) throw disposedError();
@@ -108,7 +108,7 @@ export function createStore(setup: StoreSetup): BillingStore {
   // newest one, as getUsage() does. Both settle (never reject) once the answering fetch is applied.
   const deps = {
     scheduler,
-    refetchUsage: () => usage.join(undefined, true).then(noop, noop),
+    refetchUsage: () => usage.join({ fresh: 'after' }).then(noop, noop),
     loadUsage: () => usage.join().then(noop, noop),
   };
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
@@ -120,7 +120,7 @@ export function createStore(setup: StoreSetup): BillingStore {
       assertLive();
       const invalid = invalidOptions(options, 'getUsage');
       if (invalid) throw invalid;
-      await usage.join(options?.signal);
+      await usage.join({ signal: options?.signal });
       // The cache after applying, so an answer older than what it holds loses.
       return toUsageInfo(state(), now()) as UsageInfo;
     },
