@@ -1,5 +1,5 @@
-import { BehaviorSubject, Observable, Subject, Subscription } from 'rxjs';
-import type { BillingAction } from '../core/actions';
+import { Observable, Subject, Subscription } from 'rxjs';
+import { consumeSettled, type BillingAction } from '../core/actions';
 import { decide, inFreePeriod } from '../core/decide';
 import { preview } from '../core/preview';
 import { reduce } from '../core/reducer';
@@ -10,18 +10,20 @@ import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
 import type { BillingModule, BillingStore, StoreSetup } from './billing-module';
-import { invalidOptions } from './call-options';
+import { callOptionsError } from './call-options';
 import { startConsume, unchargedResult, type ConsumeContext } from './consume';
 import { eventsWithoutFeature } from './events-without-feature';
 import { freePeriodTimer } from './free-period-timer';
 import { flight } from './flight';
+import type { StateSource } from './effect';
 import type { StoreHooks } from './hooks';
 import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView, statusView } from './views';
 
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
 // A consume that settles without a POST still open: refused before anything was sent, or free.
-const UNSENT = { type: 'consume/settled', externalId: null, charged: false, open: false } as const;
+const unsent = (result: BillingConsumeResult | null, error: BillingError | null) =>
+  consumeSettled({ externalId: null, result, error, charged: false, open: false });
 
 /**
  * One client's store and its operations: the state is a `BehaviorSubject`
@@ -32,7 +34,17 @@ const UNSENT = { type: 'consume/settled', externalId: null, charged: false, open
  */
 export function createStore(setup: StoreSetup): BillingStore {
   const { scheduler, hooks, wallNow } = setup;
-  const state$ = new BehaviorSubject(initialState);
+  let current = initialState;
+  const states = new Subject<BillingState>();
+  // A BehaviorSubject's contract (the current state to each subscriber, then every change) without its code.
+  const state$ = Object.defineProperty(
+    new Observable<BillingState>((subscriber) => {
+      if (!disposed) subscriber.next(current);
+      return states.subscribe(subscriber);
+    }),
+    'value',
+    { get: () => current },
+  ) as StateSource;
   const action$ = new Subject<BillingAction>();
   const changes = new Subject<UsageInfo>();
   const teardown = new Subscription();
@@ -43,7 +55,7 @@ export function createStore(setup: StoreSetup): BillingStore {
   // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
   const journaled = new Set<string>();
   const now = () => scheduler.now();
-  const state = () => state$.value;
+  const state = () => current;
   let disposed = false;
   let shown: UsageInfo | null = null;
   let seq = 0;
@@ -64,7 +76,7 @@ export function createStore(setup: StoreSetup): BillingStore {
     const after = reduce(before, action);
     if (after !== before) {
       if (after.freePeriodEnd !== before.freePeriodEnd) timer.arm(after.freePeriodEnd);
-      state$.next(after);
+      states.next((current = after));
       const usage = toUsageInfo(after, now());
       if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
     }
@@ -95,13 +107,13 @@ export function createStore(setup: StoreSetup): BillingStore {
   const { live } = context.queue;
   const usage = flight(scheduler, (controller) => fetchUsage(context, controller));
 
-  const assertLive = () => {
+  const assertNotDisposed = () => {
     if (disposed) throw disposedError();
   };
   // A read of the store at the scheduler's now, refused once disposed.
   const read =
     <T>(view: (state: BillingState, now: number) => T) =>
-    () => (assertLive(), view(state(), now()));
+    () => (assertNotDisposed(), view(state(), now()));
   const getBalance = () => (disposed ? Promise.reject(disposedError()) : context.balance.join());
   if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
   // A nudge (another tab's change) joins a fetch sent after it, or queues one; a load joins the
@@ -117,9 +129,9 @@ export function createStore(setup: StoreSetup): BillingStore {
 
   const billing: BillingModule = {
     async getUsage(options) {
-      assertLive();
-      const invalid = invalidOptions(options, 'getUsage');
-      if (invalid) throw invalid;
+      assertNotDisposed();
+      const refused = callOptionsError(options, 'getUsage');
+      if (refused) throw refused;
       await usage.join({ signal: options?.signal });
       // The cache after applying, so an answer older than what it holds loses.
       return toUsageInfo(state(), now()) as UsageInfo;
@@ -128,11 +140,11 @@ export function createStore(setup: StoreSetup): BillingStore {
     check: read(decide),
     consume(options) {
       if (disposed) return Promise.reject(disposedError());
-      const invalid = invalidOptions(options, 'consume');
-      if (invalid) {
+      const refused = callOptionsError(options, 'consume');
+      if (refused) {
         // Refused before anything was sent, and still told as a failed consume.
-        dispatch({ ...UNSENT, result: null, error: invalid });
-        return Promise.reject(invalid);
+        dispatch(unsent(null, refused));
+        return Promise.reject(refused);
       }
       const externalId = options?.externalId;
       const signal = options?.signal;
@@ -141,14 +153,14 @@ export function createStore(setup: StoreSetup): BillingStore {
         return startConsume(context, externalId, signal, false);
       if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
         const result = Object.freeze(unchargedResult(state()));
-        free = { result, promise: Promise.resolve(result), action: { ...UNSENT, result, error: null } };
+        free = { result, promise: Promise.resolve(result), action: unsent(result, null) };
       }
       dispatch(externalId === undefined ? free.action : ({ ...free.action, externalId } as BillingAction));
       return free.promise;
     },
     refreshCredits: () => getBalance().then(noop),
     onChange(callback) {
-      assertLive();
+      assertNotDisposed();
       if (typeof callback !== 'function') {
         throw new BillingError(
           'invalid_argument',
@@ -186,7 +198,7 @@ export function createStore(setup: StoreSetup): BillingStore {
       recovery?.stop();
       for (const hook of hooks) hook.dispose?.();
       changes.complete();
-      state$.complete();
+      states.complete();
       action$.complete();
     },
   };

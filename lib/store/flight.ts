@@ -42,24 +42,24 @@ export interface Flight<T> {
  * numbers, so an older request that answers last changes nothing.
  */
 export function flight<T>(scheduler: SchedulerLike, start: (controller: AbortController) => Promise<T>): Flight<T> {
-  // The newest request sent, while in flight; the one queued behind it.
+  // The newest request sent, while in flight; the one queued behind it; every one in flight.
   let current: Request<T> | null = null;
   let queued: Request<T> | null = null;
-  const running = new Set<AbortController>();
-  const stopped = deferred<never>();
-  stopped.promise.catch(() => undefined);
+  const running = new Set<Request<T>>();
 
   const send = (request: Request<T>) => {
-    const { controller } = request;
-    current = request;
-    running.add(controller);
+    const { controller, answer } = request;
     const settled = () => {
-      running.delete(controller);
+      running.delete(request);
       if (current === request) current = null;
       sendQueued();
     };
-    request.answer.resolve(start(controller));
-    request.answer.promise.then(settled, settled);
+    current = request;
+    running.add(request);
+    const sent = start(controller);
+    // Dropped before its callers resume, so a caller that calls again gets a new request.
+    sent.then(settled, settled);
+    sent.then(answer.resolve, answer.reject);
     return request;
   };
   // The queued request goes as soon as nothing newer is in flight.
@@ -72,12 +72,10 @@ export function flight<T>(scheduler: SchedulerLike, start: (controller: AbortCon
   };
   const make = (): Request<T> => ({ controller: new AbortController(), answer: deferred<T>(), callers: 0 });
   const pick = (fresh: JoinOptions['fresh']) => {
-    if (fresh === 'now') {
-      const request = queued ?? make();
-      queued = null;
-      return send(request);
-    }
-    return queued ?? (current === null ? send(make()) : fresh === 'after' ? (queued = make()) : current);
+    if (fresh !== 'now') return queued ?? (current === null ? send(make()) : fresh ? (queued = make()) : current);
+    const request = queued ?? make();
+    queued = null;
+    return send(request);
   };
   // Nobody waits for it any more: never joined again, and the queued one may go.
   const leave = (request: Request<T>) => {
@@ -94,7 +92,7 @@ export function flight<T>(scheduler: SchedulerLike, start: (controller: AbortCon
       const request = pick(fresh);
       request.callers = signal ? request.callers + 1 : Infinity;
       // The request hears of an abort first, so what it ends is applied by the time the caller resumes.
-      return deadline(() => Promise.race([request.answer.promise, stopped.promise]), {
+      return deadline(() => request.answer.promise, {
         scheduler,
         signal,
         onAbort: () => {
@@ -104,8 +102,10 @@ export function flight<T>(scheduler: SchedulerLike, start: (controller: AbortCon
       });
     },
     stop(error) {
-      stopped.reject(error);
-      running.forEach((controller) => controller.abort());
+      for (const request of [...running, queued]) {
+        request?.answer.reject(error);
+        request?.controller.abort();
+      }
       current = queued = null;
     },
   };
