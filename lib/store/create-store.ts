@@ -1,4 +1,4 @@
-import { Observable, Subject, Subscription } from 'rxjs';
+import { Observable, Subscription } from 'rxjs';
 import { consumeSettled, type BillingAction } from '../core/actions';
 import { decide, inFreePeriod } from '../core/decide';
 import { preview } from '../core/preview';
@@ -10,6 +10,7 @@ import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
 import type { BillingModule, BillingStore, StoreSetup } from './billing-module';
+import { broadcast } from './broadcast';
 import { callOptionsError } from './call-options';
 import { startConsume, unchargedResult, type ConsumeContext } from './consume';
 import { eventsWithoutFeature } from './events-without-feature';
@@ -26,7 +27,7 @@ const unsent = (result: BillingConsumeResult | null, error: BillingError | null)
   consumeSettled({ externalId: null, result, error, charged: false, open: false });
 
 /**
- * One client's store and its operations: the state is a `BehaviorSubject`
+ * One client's store and its operations: the state is a stream
  * changed only by dispatching facts through the pure reducer; the status and
  * the views are read from it. A consume is `runConsume`, a usage fetch
  * `fetchUsage`; the features' hooks are called where the store says, by role,
@@ -35,18 +36,18 @@ const unsent = (result: BillingConsumeResult | null, error: BillingError | null)
 export function createStore(setup: StoreSetup): BillingStore {
   const { scheduler, hooks, wallNow } = setup;
   let current = initialState;
-  const states = new Subject<BillingState>();
+  const states = broadcast<BillingState>();
   // A BehaviorSubject's contract (the current state to each subscriber, then every change) without its code.
   const state$ = Object.defineProperty(
     new Observable<BillingState>((subscriber) => {
       if (!disposed) subscriber.next(current);
-      return states.subscribe(subscriber);
+      return states.observable.subscribe(subscriber);
     }),
     'value',
     { get: () => current },
   ) as StateSource;
-  const action$ = new Subject<BillingAction>();
-  const changes = new Subject<UsageInfo>();
+  const actions = broadcast<BillingAction>();
+  const changes = broadcast<UsageInfo>();
   const teardown = new Subscription();
   const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
   const journal = first('journal');
@@ -82,7 +83,7 @@ export function createStore(setup: StoreSetup): BillingStore {
     }
     for (const observe of observers) observe(action, before, after);
     // Only the features' effects read action$: a free consume with none costs no delivery.
-    if (action$.observed) action$.next(action);
+    if (actions.observed()) actions.next(action);
   };
 
   const context: ConsumeContext = {
@@ -124,7 +125,7 @@ export function createStore(setup: StoreSetup): BillingStore {
     loadUsage: () => usage.join().then(noop, noop),
   };
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
-    teardown.add(effect(action$, state$, deps).subscribe(dispatch));
+    teardown.add(effect(actions.observable, state$, deps).subscribe(dispatch));
   teardown.add(recovery?.start((externalId) => startConsume(context, externalId, undefined, true)));
 
   const billing: BillingModule = {
@@ -167,21 +168,21 @@ export function createStore(setup: StoreSetup): BillingStore {
           __DEV__ ? `onChange needs a function, got ${typeof callback}` : 'invalid onChange',
         );
       }
-      const subscription = changes.subscribe((usage) => callback(usage));
+      const subscription = changes.observable.subscribe((usage) => callback(usage));
       return () => subscription.unsubscribe();
     },
     // The current usage to each subscriber (measured now), then every change (contract 3.4).
     usage$: new Observable<UsageInfo>((subscriber) => {
       const current = disposed ? null : toUsageInfo(state(), now());
       if (current !== null) subscriber.next(current);
-      return changes.subscribe(subscriber);
+      return changes.observable.subscribe(subscriber);
     }),
     freePeriodRemaining$: freePeriodRemainingView(state$, scheduler),
     // Without reload safety nothing is left to replay: recovered$ completes at once.
     recovered$: recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
     getStatus: read(({ status }) => status),
     status$: statusView(state$),
-    events$: first('events$') ?? eventsWithoutFeature(changes),
+    events$: first('events$') ?? eventsWithoutFeature(changes.observable),
     preview: read(preview),
     // After dispose() the state is the last one: nothing is applied any more.
     snapshot: () => toSnapshot(state(), now(), wallNow()),
@@ -199,7 +200,7 @@ export function createStore(setup: StoreSetup): BillingStore {
       for (const hook of hooks) hook.dispose?.();
       changes.complete();
       states.complete();
-      action$.complete();
+      actions.complete();
     },
   };
   return { billing, credits: { getBalance } };
