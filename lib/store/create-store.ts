@@ -36,16 +36,9 @@ const unsent = (result: BillingConsumeResult | null, error: BillingError | null)
 export function createStore(setup: StoreSetup): BillingStore {
   const { scheduler, hooks, wallNow } = setup;
   let current = initialState;
+  const state = () => current;
   const states = broadcast<BillingState>();
-  // A BehaviorSubject's contract (the current state to each subscriber, then every change) without its code.
-  const state$ = Object.defineProperty(
-    new Observable<BillingState>((subscriber) => {
-      if (!disposed) subscriber.next(current);
-      return states.observable.subscribe(subscriber);
-    }),
-    'value',
-    { get: () => current },
-  ) as StateSource;
+  const state$ = Object.defineProperty(states.startingWith(state), 'value', { get: state }) as StateSource;
   const actions = broadcast<BillingAction>();
   const changes = broadcast<UsageInfo>();
   const teardown = new Subscription();
@@ -56,7 +49,6 @@ export function createStore(setup: StoreSetup): BillingStore {
   // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
   const journaled = new Set<string>();
   const now = () => scheduler.now();
-  const state = () => current;
   let disposed = false;
   let shown: UsageInfo | null = null;
   let seq = 0;
@@ -172,11 +164,7 @@ export function createStore(setup: StoreSetup): BillingStore {
       return () => subscription.unsubscribe();
     },
     // The current usage to each subscriber (measured now), then every change (contract 3.4).
-    usage$: new Observable<UsageInfo>((subscriber) => {
-      const current = disposed ? null : toUsageInfo(state(), now());
-      if (current !== null) subscriber.next(current);
-      return changes.observable.subscribe(subscriber);
-    }),
+    usage$: changes.startingWith(() => toUsageInfo(state(), now())),
     freePeriodRemaining$: freePeriodRemainingView(state$, scheduler),
     // Without reload safety nothing is left to replay: recovered$ completes at once.
     recovered$: recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
