@@ -109,8 +109,8 @@ export function createStore(setup: StoreSetup): BillingStore {
     () => (assertNotDisposed(), view(state(), now()));
   const getBalance = () => (disposed ? Promise.reject(disposedError()) : context.balance.join());
   if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
-  // A nudge (another tab's change) joins a fetch sent after it, or queues one; a load joins the
-  // newest one, as getUsage() does. Both settle (never reject) once the answering fetch is applied.
+  // A refetch (another tab changed the quota) needs a fetch sent after it; a load joins the newest
+  // one, as getUsage() does. Both settle (never reject) once the answering fetch is applied.
   const deps = {
     scheduler,
     refetchUsage: () => usage.join({ fresh: 'after' }).then(noop, noop),
