@@ -8,6 +8,7 @@ import { toUsageInfo } from '../core/usage-view';
 import { sameUsage } from '../shared/quota-keys';
 import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError } from '../shared/errors';
+import type { BillingStatus } from '../shared/billing-status';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
 import type { BillingModule, BillingStore, StoreSetup } from './billing-module';
 import { broadcast } from './broadcast';
@@ -19,7 +20,7 @@ import { flight } from './flight';
 import type { StateSource } from './effect';
 import type { StoreHooks } from './hooks';
 import { fetchBalance, fetchUsage } from './usage';
-import { freePeriodRemainingView, statusView } from './views';
+import { freePeriodRemainingView } from './views';
 
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
 // A consume that settles without a POST still open: refused before anything was sent, or free.
@@ -41,6 +42,8 @@ export function createStore(setup: StoreSetup): BillingStore {
   const state$ = Object.defineProperty(states.startingWith(state), 'value', { get: state }) as StateSource;
   const actions = broadcast<BillingAction>();
   const changes = broadcast<UsageInfo>();
+  // The reducer keeps the status the same object while nothing in it changed.
+  const statuses = broadcast<BillingStatus>();
   const teardown = new Subscription();
   const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
   const journal = first('journal');
@@ -70,6 +73,7 @@ export function createStore(setup: StoreSetup): BillingStore {
     if (after !== before) {
       if (after.freePeriodEnd !== before.freePeriodEnd) timer.arm(after.freePeriodEnd);
       states.next((current = after));
+      if (after.status !== before.status) statuses.next(after.status);
       const usage = toUsageInfo(after, now());
       if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
     }
@@ -169,7 +173,7 @@ export function createStore(setup: StoreSetup): BillingStore {
     // Without reload safety nothing is left to replay: recovered$ completes at once.
     recovered$: recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
     getStatus: read(({ status }) => status),
-    status$: statusView(state$),
+    status$: statuses.startingWith(() => current.status),
     events$: first('events$') ?? eventsWithoutFeature(changes.observable),
     preview: read(preview),
     // After dispose() the state is the last one: nothing is applied any more.
@@ -186,9 +190,7 @@ export function createStore(setup: StoreSetup): BillingStore {
       teardown.unsubscribe();
       recovery?.stop();
       for (const hook of hooks) hook.dispose?.();
-      changes.complete();
-      states.complete();
-      actions.complete();
+      for (const stream of [changes, statuses, states, actions]) stream.complete();
     },
   };
   return { billing, credits: { getBalance } };
