@@ -62,21 +62,18 @@ export function flight<T>(scheduler: SchedulerLike, start: (controller: AbortCon
     sent.then(answer.resolve, answer.reject);
     return request;
   };
-  // The queued request goes as soon as nothing newer is in flight.
-  const sendQueued = () => {
+  const dequeue = () => {
     const request = queued;
-    if (current === null && request !== null) {
-      queued = null;
-      send(request);
-    }
-  };
-  const make = (): Request<T> => ({ controller: new AbortController(), answer: deferred<T>(), callers: 0 });
-  const pick = (fresh: JoinOptions['fresh']) => {
-    if (fresh !== 'now') return queued ?? (current === null ? send(make()) : fresh ? (queued = make()) : current);
-    const request = queued ?? make();
     queued = null;
-    return send(request);
+    return request;
   };
+  // The queued request goes as soon as nothing newer is in flight.
+  const sendQueued = () => current === null && queued !== null && send(dequeue() as Request<T>);
+  const make = (): Request<T> => ({ controller: new AbortController(), answer: deferred<T>(), callers: 0 });
+  const pick = (fresh: JoinOptions['fresh']) =>
+    fresh === 'now'
+      ? send(dequeue() ?? make())
+      : (queued ?? (current === null ? send(make()) : fresh ? (queued = make()) : current));
   // Nobody waits for it any more: never joined again, and the queued one may go.
   const leave = (request: Request<T>) => {
     if (--request.callers > 0) return;
