@@ -10,7 +10,7 @@ import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError } from '../shared/errors';
 import type { BillingStatus } from '../shared/billing-status';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
-import type { BillingModule, BillingStore, StoreSetup } from './billing-module';
+import type { BillingModule, Client, StoreSetup } from './billing-module';
 import { broadcast } from './broadcast';
 import { callOptionsError } from './call-options';
 import { startConsume, unchargedResult, type ConsumeContext } from './consume';
@@ -34,7 +34,7 @@ const unsent = (result: BillingConsumeResult | null, error: BillingError | null)
  * `fetchUsage`; the features' hooks are called where the store says, by role,
  * never by name. Every method is a closure, so it can be passed around unbound.
  */
-export function createStore(setup: StoreSetup): BillingStore {
+export function createStore(setup: StoreSetup): Client {
   const { scheduler, hooks, wallNow } = setup;
   let current = initialState;
   const state = () => current;
