@@ -1,4 +1,5 @@
 import type { BillingError } from '../shared/errors';
+import type { BillingStatus } from '../shared/billing-status';
 import type { BillingAction } from './actions';
 import { withBalanceAnswer, withCharge } from './balance-ledger';
 import { FREE_PERIOD_MS, type BalanceLedger, type BillingState, type Quota } from './state';
@@ -131,19 +132,8 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   }
   fetches = Math.max(fetches, 0);
   pending = Math.max(pending, 0);
-  const loaded_ = next.quota !== null;
-  const loading = fetches > 0;
-  const same =
-    status.loaded === loaded_ &&
-    status.loading === loading &&
-    status.fetchedAt === fetchedAt &&
-    status.pending === pending &&
-    status.error === error;
+  const folded: BillingStatus = { loaded: next.quota !== null, loading: fetches > 0, fetchedAt, pending, error };
+  const same = (Object.keys(folded) as Array<keyof BillingStatus>).every((key) => folded[key] === status[key]);
   if (same && fetches === state.fetches && failed === state.failed) return next;
-  return {
-    ...next,
-    status: same ? status : Object.freeze({ loaded: loaded_, loading, fetchedAt, pending, error }),
-    fetches,
-    failed,
-  };
+  return { ...next, status: same ? status : Object.freeze(folded), fetches, failed };
 }
