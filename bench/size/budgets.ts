@@ -70,8 +70,15 @@ export const SIZE_AIMS = { own: 7_700 } as const;
  * All of issue 24 merged, and the rest of the messages development-only (call
  * options, onChange, the rule and decode descriptions, 'waiting for headers'):
  * production own 8,192 B, all 11,407 B; development own 10,160 B.
+ * Issue 30 (helper "store"), from own 8,185 B, all 11,395 B: the store's
+ * streams as broadcast() instead of rxjs's Subject and BehaviorSubject (all
+ * -557 B, own +88 B), flight() settling its callers through the one race
+ * helper, which brings lib/shared/deadline.ts into this bundle (+167 B own;
+ * the transport's request shares it once merged), the status folded over
+ * BillingStatus's keys: own 8,490 B, all 10,954 B. The own ceiling rises by
+ * deadline.ts until the transport's race is gone.
  */
-export const SIZE_CEILINGS = { own: 8_210, total: 11_430 } as const;
+export const SIZE_CEILINGS = { own: 8_510, total: 10_970 } as const;
 
 /**
  * Issue 26: gzipped bytes `unified-billing/element` (both elements, their

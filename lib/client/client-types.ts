@@ -1,17 +1,2 @@
-import type { BillingModule, CreditsModule } from '../store/billing-module';
-
-export type { BillingModule, CreditsModule } from '../store/billing-module';
-
-/**
- * What `createClient()` returns.
- *
- * @example
- * ```ts
- * const client: Client = createClient({ baseUrl, appKey: 'poster' });
- * client.billing.usage$.subscribe(render);
- * ```
- */
-export interface Client {
-  readonly billing: BillingModule;
-  readonly credits: CreditsModule;
-}
+// The client is the store's two modules (store/billing-module.ts), handed to the app as they are.
+export type { BillingModule, Client, CreditsModule } from '../store/billing-module';

@@ -52,3 +52,12 @@ export type BillingAction =
   // A free period started elsewhere (another tab, or before a reload), as the milliseconds left at `now`,
   // because monotonic clocks of different pages do not share an origin.
   | { readonly type: 'freePeriod/adopted'; readonly now: number; readonly remainingMs: number };
+
+/** The fact that a consume's caller has its outcome. */
+export type ConsumeSettled = Extract<BillingAction, { readonly type: 'consume/settled' }>;
+
+/** Builds {@link ConsumeSettled}: the one place its type is written outside the reducer's cases. */
+export const consumeSettled = (outcome: Omit<ConsumeSettled, 'type'>): ConsumeSettled => ({
+  type: 'consume/settled',
+  ...outcome,
+});

@@ -1,6 +1,7 @@
 import type { BillingError } from '../shared/errors';
+import type { BillingStatus } from '../shared/billing-status';
 import type { BillingAction } from './actions';
-import { answered, debited } from './balance-ledger';
+import { withBalanceAnswer, withCharge } from './balance-ledger';
 import { FREE_PERIOD_MS, type BalanceLedger, type BillingState, type Quota } from './state';
 
 // The cached quota after the ledger moved: the newest balance answer lowered by the price per newer
@@ -11,7 +12,8 @@ function withLedger(state: BillingState, ledger: BalanceLedger): BillingState {
   return { ...state, ledger, quota: quota && { ...quota, creditsBalance: creditsBalance as number } };
 }
 
-const moved = (state: BillingState, ledger: BalanceLedger) =>
+// The same, or the same state when the ledger did not change.
+const updateLedger = (state: BillingState, ledger: BalanceLedger) =>
   ledger === state.ledger ? state : withLedger(state, ledger);
 
 // A free count from a charge or a refusal, applied if no newer answer set it.
@@ -25,9 +27,9 @@ function withFree(state: BillingState, seq: number, freeRemaining: number): Bill
 
 // A usage answer (both GETs): each field group applied unless a newer answer already set it.
 function loaded(state: BillingState, seq: number, balanceSeq: number, quota: Quota): BillingState {
-  const ledger = answered(state.ledger, balanceSeq, quota.creditsBalance);
+  const ledger = withBalanceAnswer(state.ledger, balanceSeq, quota.creditsBalance);
   const fresh = seq >= state.freeSeq;
-  if (state.quota !== null && !fresh) return moved(state, ledger);
+  if (state.quota !== null && !fresh) return updateLedger(state, ledger);
   const freeRemaining = fresh || state.earlyFree === null ? quota.freeRemaining : state.earlyFree;
   const next = { ...state, quota: { ...quota, freeRemaining }, freeSeq: Math.max(seq, state.freeSeq), earlyFree: null };
   return withLedger(next, ledger);
@@ -82,7 +84,7 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       fetchedAt = action.fetchedAt;
       break;
     case 'balance/loaded':
-      next = moved(state, answered(state.ledger, action.seq, action.balance));
+      next = updateLedger(state, withBalanceAnswer(state.ledger, action.seq, action.balance));
       call = 'refresh';
       break;
     case 'balance/failed':
@@ -96,7 +98,7 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       next = withFree(state, action.seq, action.freeRemaining);
       // Lowered at once by the price, so the cache is right even if the
       // balance refresh that follows fails; a successful refresh replaces it.
-      if (action.isCredit) next = withLedger(next, debited(next.ledger, action.seq));
+      if (action.isCredit) next = withLedger(next, withCharge(next.ledger, action.seq));
       next = { ...next, freePeriodEnd: action.now + FREE_PERIOD_MS };
       if (!action.resent) pending--;
       break;
@@ -130,19 +132,8 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   }
   fetches = Math.max(fetches, 0);
   pending = Math.max(pending, 0);
-  const loaded_ = next.quota !== null;
-  const loading = fetches > 0;
-  const same =
-    status.loaded === loaded_ &&
-    status.loading === loading &&
-    status.fetchedAt === fetchedAt &&
-    status.pending === pending &&
-    status.error === error;
+  const folded: BillingStatus = { loaded: next.quota !== null, loading: fetches > 0, fetchedAt, pending, error };
+  const same = (Object.keys(folded) as Array<keyof BillingStatus>).every((key) => folded[key] === status[key]);
   if (same && fetches === state.fetches && failed === state.failed) return next;
-  return {
-    ...next,
-    status: same ? status : Object.freeze({ loaded: loaded_, loading, fetchedAt, pending, error }),
-    fetches,
-    failed,
-  };
+  return { ...next, status: same ? status : Object.freeze(folded), fetches, failed };
 }

@@ -1,7 +1,8 @@
 import type { BillingAction } from './actions';
-import { FREE_PERIOD_MS, type BillingState, type Quota } from './state';
+import { FREE_PERIOD_MS, type BillingState } from './state';
 import { invalid } from '../shared/errors';
-import { QUOTA_KEYS } from '../shared/quota-keys';
+import { pickQuota, QUOTA_KEYS } from '../shared/quota-keys';
+import type { QuotaFields } from '../shared/types';
 
 /**
  * What `billing.snapshot()` gives and the `bootstrap` option takes: the cached
@@ -19,22 +20,12 @@ import { QUOTA_KEYS } from '../shared/quota-keys';
  */
 export interface BillingSnapshot {
   v: 1;
-  usage: {
-    isEnabled: boolean;
-    freeRemaining: number;
-    freeTotal: number;
-    creditsPerUse: number;
-    creditsBalance: number;
-  };
+  usage: QuotaFields;
   /** Wall-clock ms when that usage was answered. */
   fetchedAt: number;
   /** Wall-clock ms; `null` when no free period is active. */
   freePeriodEndsAt: number | null;
 }
-
-// The quota fields only: neither a snapshot nor a tab's message brings keys of its own into the cache.
-const quotaOf = (quota: Quota): Quota =>
-  Object.fromEntries(QUOTA_KEYS.map((key) => [key, quota[key]])) as unknown as Quota;
 
 // A scheduler time `at` on the wall clock, given both clocks' readings now.
 const toWall = (at: number, now: number, wall: number) => Math.round(wall + at - now);
@@ -48,7 +39,7 @@ export function toSnapshot(state: BillingState, now: number, wall: number): Bill
   return (
     state.quota && {
       v: 1,
-      usage: quotaOf(state.quota),
+      usage: pickQuota(state.quota),
       fetchedAt: toWall(state.status.fetchedAt ?? now, now, wall),
       freePeriodEndsAt: freePeriodEndsAt(state, now, wall),
     }
@@ -88,7 +79,7 @@ export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
  */
 export const restoreAction = (snapshot: BillingSnapshot, now: number, wall: number): BillingAction => ({
   type: 'usage/bootstrapped',
-  quota: quotaOf(snapshot.usage),
+  quota: pickQuota(snapshot.usage),
   now,
   fetchedAt: now - Math.max(0, wall - snapshot.fetchedAt),
   // Without a free period this is <= 0: none is adopted.

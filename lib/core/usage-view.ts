@@ -1,3 +1,4 @@
+import { pickQuota } from '../shared/quota-keys';
 import type { UsageInfo } from '../shared/types';
 import { freePeriodSeconds, inFreePeriod } from './decide';
 import type { BillingState } from './state';
@@ -6,14 +7,8 @@ import type { BillingState } from './state';
 export function toUsageInfo(state: BillingState, now: number): UsageInfo | null {
   const quota = state.quota;
   if (quota === null) return null;
-  // Field by field: a quota from another tab's message must not bring keys of its own.
-  const { isEnabled, freeRemaining, freeTotal, creditsPerUse, creditsBalance } = quota;
   return {
-    isEnabled,
-    freeRemaining,
-    freeTotal,
-    creditsPerUse,
-    creditsBalance,
+    ...pickQuota(quota),
     inFreePeriod: inFreePeriod(state, now),
     freePeriodRemaining: freePeriodSeconds(state, now),
   };

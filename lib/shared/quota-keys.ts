@@ -9,6 +9,13 @@ export const QUOTA_KEYS = [
   'creditsBalance',
 ] as const satisfies ReadonlyArray<keyof QuotaFields>;
 
+/** The quota fields of `quota` and nothing else: a snapshot or a tab's message brings no keys of its own. */
+export function pickQuota(quota: QuotaFields): QuotaFields {
+  const picked: Record<string, unknown> = {};
+  for (const key of QUOTA_KEYS) picked[key] = quota[key];
+  return picked as unknown as QuotaFields;
+}
+
 // Here rather than in core: the React bindings compare their snapshots the same way, and a
 // sub-entry reaches no deeper than shared/ (the direction rule of the layers).
 /** Equal for `onChange` purposes: every field but the ticking `freePeriodRemaining`. */

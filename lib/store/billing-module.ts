@@ -96,8 +96,16 @@ export interface StoreSetup {
   readonly bootstrap?: BillingSnapshot | null | undefined;
 }
 
-/** A store: the `billing` and `credits` modules of one client, as `createClient()` returns them. */
-export interface BillingStore {
+/**
+ * What `createClient()` returns: the store's `billing` and `credits` modules, as they are.
+ *
+ * @example
+ * ```ts
+ * const client: Client = createClient({ baseUrl, appKey: 'poster' });
+ * client.billing.usage$.subscribe(render);
+ * ```
+ */
+export interface Client {
   readonly billing: BillingModule;
   readonly credits: CreditsModule;
 }

@@ -7,7 +7,7 @@ import { MAX_EXTERNAL_ID_LENGTH } from '../shared/wire';
  * it would throw too late, with the consume already under way), or, for a
  * consume, an `externalId` that is not a string of 1..255 characters.
  */
-export function invalidOptions(options: unknown, call: 'consume' | 'getUsage'): BillingError | null {
+export function callOptionsError(options: unknown, call: 'consume' | 'getUsage'): BillingError | null {
   if (typeof options !== 'object' || options === null) return null;
   const { signal, externalId } = options as Record<string, unknown>;
   const bad = (message: string, details = {}) => new BillingError('invalid_argument', message, details);

@@ -125,7 +125,7 @@ export async function runConsume(context: ConsumeContext, call: ConsumeCall): Pr
     }
     // 9. The balance, so the cache tells the truth (a failure shows in the status, never fails the consume):
     // a request sent after the answer, queued behind one in flight, as one sent before it may be stale.
-    if (refresh) await context.balance.join(signal, true).catch(() => undefined);
+    if (refresh) await context.balance.join({ signal, fresh: 'now' }).catch(() => undefined);
   } catch (error) {
     failure = error;
   } finally {

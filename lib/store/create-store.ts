@@ -1,5 +1,5 @@
-import { BehaviorSubject, Observable, Subject, Subscription } from 'rxjs';
-import type { BillingAction } from '../core/actions';
+import { Observable, Subscription } from 'rxjs';
+import { consumeSettled, type BillingAction } from '../core/actions';
 import { decide, inFreePeriod } from '../core/decide';
 import { preview } from '../core/preview';
 import { reduce } from '../core/reducer';
@@ -8,33 +8,42 @@ import { toUsageInfo } from '../core/usage-view';
 import { sameUsage } from '../shared/quota-keys';
 import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError } from '../shared/errors';
+import type { BillingStatus } from '../shared/billing-status';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
-import type { BillingModule, BillingStore, StoreSetup } from './billing-module';
-import { invalidOptions } from './call-options';
+import type { BillingModule, Client, StoreSetup } from './billing-module';
+import { broadcast } from './broadcast';
+import { callOptionsError } from './call-options';
 import { startConsume, unchargedResult, type ConsumeContext } from './consume';
 import { eventsWithoutFeature } from './events-without-feature';
 import { freePeriodTimer } from './free-period-timer';
 import { flight } from './flight';
+import type { StateSource } from './effect';
 import type { StoreHooks } from './hooks';
 import { fetchBalance, fetchUsage } from './usage';
-import { freePeriodRemainingView, statusView } from './views';
+import { freePeriodRemainingView } from './views';
 
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
 // A consume that settles without a POST still open: refused before anything was sent, or free.
-const UNSENT = { type: 'consume/settled', externalId: null, charged: false, open: false } as const;
+const unsent = (result: BillingConsumeResult | null, error: BillingError | null) =>
+  consumeSettled({ externalId: null, result, error, charged: false, open: false });
 
 /**
- * One client's store and its operations: the state is a `BehaviorSubject`
+ * One client's store and its operations: the state is a stream
  * changed only by dispatching facts through the pure reducer; the status and
  * the views are read from it. A consume is `runConsume`, a usage fetch
  * `fetchUsage`; the features' hooks are called where the store says, by role,
  * never by name. Every method is a closure, so it can be passed around unbound.
  */
-export function createStore(setup: StoreSetup): BillingStore {
+export function createStore(setup: StoreSetup): Client {
   const { scheduler, hooks, wallNow } = setup;
-  const state$ = new BehaviorSubject(initialState);
-  const action$ = new Subject<BillingAction>();
-  const changes = new Subject<UsageInfo>();
+  let current = initialState;
+  const state = () => current;
+  const states = broadcast<BillingState>();
+  const state$ = Object.defineProperty(states.startingWith(state), 'value', { get: state }) as StateSource;
+  const actions = broadcast<BillingAction>();
+  const changes = broadcast<UsageInfo>();
+  // The reducer keeps the status the same object while nothing in it changed.
+  const statuses = broadcast<BillingStatus>();
   const teardown = new Subscription();
   const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
   const journal = first('journal');
@@ -43,7 +52,6 @@ export function createStore(setup: StoreSetup): BillingStore {
   // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
   const journaled = new Set<string>();
   const now = () => scheduler.now();
-  const state = () => state$.value;
   let disposed = false;
   let shown: UsageInfo | null = null;
   let seq = 0;
@@ -64,13 +72,14 @@ export function createStore(setup: StoreSetup): BillingStore {
     const after = reduce(before, action);
     if (after !== before) {
       if (after.freePeriodEnd !== before.freePeriodEnd) timer.arm(after.freePeriodEnd);
-      state$.next(after);
+      states.next((current = after));
+      if (after.status !== before.status) statuses.next(after.status);
       const usage = toUsageInfo(after, now());
       if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
     }
     for (const observe of observers) observe(action, before, after);
     // Only the features' effects read action$: a free consume with none costs no delivery.
-    if (action$.observed) action$.next(action);
+    if (actions.observed()) actions.next(action);
   };
 
   const context: ConsumeContext = {
@@ -89,38 +98,38 @@ export function createStore(setup: StoreSetup): BillingStore {
       },
     },
     queue: { tail: Promise.resolve(), live: new Set() },
-    balance: flight((controller) => fetchBalance(context, controller)),
+    balance: flight(scheduler, (controller) => fetchBalance(context, controller)),
     newId: setup.newId,
   };
   const { live } = context.queue;
-  const usage = flight((controller) => fetchUsage(context, controller));
+  const usage = flight(scheduler, (controller) => fetchUsage(context, controller));
 
-  const assertLive = () => {
+  const assertNotDisposed = () => {
     if (disposed) throw disposedError();
   };
   // A read of the store at the scheduler's now, refused once disposed.
   const read =
     <T>(view: (state: BillingState, now: number) => T) =>
-    () => (assertLive(), view(state(), now()));
+    () => (assertNotDisposed(), view(state(), now()));
   const getBalance = () => (disposed ? Promise.reject(disposedError()) : context.balance.join());
   if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
-  // A nudge (another tab's change) joins a fetch sent after it, or queues one; a load joins the
-  // newest one, as getUsage() does. Both settle (never reject) once the answering fetch is applied.
+  // A refetch (another tab changed the quota) needs a fetch sent after it; a load joins the newest
+  // one, as getUsage() does. Both settle (never reject) once the answering fetch is applied.
   const deps = {
     scheduler,
-    refetchUsage: () => usage.join(undefined, true).then(noop, noop),
+    refetchUsage: () => usage.join({ fresh: 'after' }).then(noop, noop),
     loadUsage: () => usage.join().then(noop, noop),
   };
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
-    teardown.add(effect(action$, state$, deps).subscribe(dispatch));
+    teardown.add(effect(actions.observable, state$, deps).subscribe(dispatch));
   teardown.add(recovery?.start((externalId) => startConsume(context, externalId, undefined, true)));
 
   const billing: BillingModule = {
     async getUsage(options) {
-      assertLive();
-      const invalid = invalidOptions(options, 'getUsage');
-      if (invalid) throw invalid;
-      await usage.join(options?.signal);
+      assertNotDisposed();
+      const refused = callOptionsError(options, 'getUsage');
+      if (refused) throw refused;
+      await usage.join({ signal: options?.signal });
       // The cache after applying, so an answer older than what it holds loses.
       return toUsageInfo(state(), now()) as UsageInfo;
     },
@@ -128,11 +137,11 @@ export function createStore(setup: StoreSetup): BillingStore {
     check: read(decide),
     consume(options) {
       if (disposed) return Promise.reject(disposedError());
-      const invalid = invalidOptions(options, 'consume');
-      if (invalid) {
+      const refused = callOptionsError(options, 'consume');
+      if (refused) {
         // Refused before anything was sent, and still told as a failed consume.
-        dispatch({ ...UNSENT, result: null, error: invalid });
-        return Promise.reject(invalid);
+        dispatch(unsent(null, refused));
+        return Promise.reject(refused);
       }
       const externalId = options?.externalId;
       const signal = options?.signal;
@@ -141,35 +150,31 @@ export function createStore(setup: StoreSetup): BillingStore {
         return startConsume(context, externalId, signal, false);
       if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
         const result = Object.freeze(unchargedResult(state()));
-        free = { result, promise: Promise.resolve(result), action: { ...UNSENT, result, error: null } };
+        free = { result, promise: Promise.resolve(result), action: unsent(result, null) };
       }
       dispatch(externalId === undefined ? free.action : ({ ...free.action, externalId } as BillingAction));
       return free.promise;
     },
     refreshCredits: () => getBalance().then(noop),
     onChange(callback) {
-      assertLive();
+      assertNotDisposed();
       if (typeof callback !== 'function') {
         throw new BillingError(
           'invalid_argument',
           __DEV__ ? `onChange needs a function, got ${typeof callback}` : 'invalid onChange',
         );
       }
-      const subscription = changes.subscribe((usage) => callback(usage));
+      const subscription = changes.observable.subscribe((usage) => callback(usage));
       return () => subscription.unsubscribe();
     },
     // The current usage to each subscriber (measured now), then every change (contract 3.4).
-    usage$: new Observable<UsageInfo>((subscriber) => {
-      const current = disposed ? null : toUsageInfo(state(), now());
-      if (current !== null) subscriber.next(current);
-      return changes.subscribe(subscriber);
-    }),
+    usage$: changes.startingWith(() => toUsageInfo(state(), now())),
     freePeriodRemaining$: freePeriodRemainingView(state$, scheduler),
     // Without reload safety nothing is left to replay: recovered$ completes at once.
     recovered$: recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
     getStatus: read(({ status }) => status),
-    status$: statusView(state$),
-    events$: first('events$') ?? eventsWithoutFeature(changes),
+    status$: statuses.startingWith(() => current.status),
+    events$: first('events$') ?? eventsWithoutFeature(changes.observable),
     preview: read(preview),
     // After dispose() the state is the last one: nothing is applied any more.
     snapshot: () => toSnapshot(state(), now(), wallNow()),
@@ -185,9 +190,7 @@ export function createStore(setup: StoreSetup): BillingStore {
       teardown.unsubscribe();
       recovery?.stop();
       for (const hook of hooks) hook.dispose?.();
-      changes.complete();
-      state$.complete();
-      action$.complete();
+      for (const stream of [changes, statuses, states, actions]) stream.complete();
     },
   };
   return { billing, credits: { getBalance } };

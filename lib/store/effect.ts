@@ -24,9 +24,10 @@ export interface EffectDeps {
   /** The client's clock and timers. */
   readonly scheduler: SchedulerLike;
   /**
-   * A nudge: joins a usage fetch sent after it, or queues one that every nudge
-   * meanwhile shares. Never throws or rejects; settles once the fetch that
-   * answers it is applied (its `usage/loaded` or `usage/failed` came first).
+   * A refetch because something changed elsewhere (another tab's charge):
+   * joins a usage fetch sent after the call, or queues one that every such
+   * call meanwhile shares. Never throws or rejects; settles once the fetch
+   * that answers it is applied (its `usage/loaded` or `usage/failed` came first).
    */
   readonly refetchUsage: () => Promise<void>;
   /** A load, as `getUsage()` makes it: joins the newest usage fetch, or sends one. Never throws or rejects. */

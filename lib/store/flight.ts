@@ -1,86 +1,109 @@
+import type { SchedulerLike } from 'rxjs';
+import { deadline, deferred, type Deferred } from '../shared/deadline';
 import { abortedError } from '../shared/errors';
-import { settleOnce } from './settle-once';
 
-/** One request of a flight: sent (`current`), or queued to go once the one in flight settles. */
+/** One request of a flight: sent, or queued to go once the newest one in flight settles. */
 interface Request<T> {
   readonly controller: AbortController;
   /** Pending until sent: a queued request its callers all left is never sent, and settles nobody. */
-  promise: Promise<T>;
-  /** Gives `promise` the request once sent. */
-  send: (answer: Promise<T>) => void;
+  readonly answer: Deferred<T>;
   /** The callers that may still leave; Infinity once one without a signal joined, as nobody can leave for it. */
   callers: number;
 }
 
+/** How a caller joins a flight. */
+export interface JoinOptions {
+  /** The caller's abort: it leaves, and the request is aborted if nobody else waits for it. */
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Which request answers. By default the newest: the one queued, else the
+   * one in flight, else a new one. `'after'` (something changed before this
+   * call, so only a request sent after it tells it): the one queued, else one
+   * queued behind the request in flight, else a new one; a burst costs one
+   * follow-up. `'now'`: one sent at once, beside any older one in flight,
+   * which no longer answers anyone who joins after (this client's own charge
+   * waits on nothing sent before it).
+   */
+  readonly fresh?: 'after' | 'now';
+}
+
 /** One request shared by the callers that arrive while it is in flight. */
 export interface Flight<T> {
-  /**
-   * Joins the newest request that still has a caller: the one queued (a
-   * nudge said the one in flight may be stale), else the one in flight; or
-   * sends one (`getUsage()`, `getBalance()`, a refetch trigger).
-   *
-   * With `nudge` (something changed before now, so only a request sent after
-   * this call tells it): joins the one queued, else queues one to go once the
-   * request in flight settles, else sends one now. A burst of nudges costs at
-   * most one request beyond the one in flight.
-   */
-  join(signal?: AbortSignal, nudge?: boolean): Promise<T>;
-  /** Rejects every caller with `error` and aborts the request in flight (on dispose). */
+  /** The answer of the request `options.fresh` picks. */
+  join(options?: JoinOptions): Promise<T>;
+  /** Rejects every caller with `error` and aborts every request in flight (on dispose). */
   stop(error: unknown): void;
 }
 
 /**
- * Shared requests, one in flight at a time per nudge: a caller's abort
- * rejects that caller only; a request is aborted, and dropped at once so that
- * nobody joins it, when the last caller that could leave it left. Each caller
- * is settled once (`settleOnce`).
+ * Shared requests: a caller's abort rejects that caller only; a request is
+ * aborted, and dropped at once so that nobody joins it, when the last caller
+ * that could leave it left. Answers are ordered by the store's request
+ * numbers, so an older request that answers last changes nothing.
  */
-export function flight<T>(start: (controller: AbortController) => Promise<T>): Flight<T> {
+export function flight<T>(scheduler: SchedulerLike, start: (controller: AbortController) => Promise<T>): Flight<T> {
+  // The newest request sent, while in flight; the one queued behind it; every one in flight.
   let current: Request<T> | null = null;
   let queued: Request<T> | null = null;
-  const waiting = new Set<(error: unknown) => void>();
+  const running = new Set<Request<T>>();
 
-  const go = (request: Request<T>) => {
-    current = request;
-    request.send(start(request.controller));
-    return request;
-  };
-  // The queued request goes as soon as nothing is in flight.
-  const next = () => {
-    const request = queued;
-    if (current === null && request !== null) {
-      queued = null;
-      go(request);
-    }
-  };
-  const make = () => {
-    const request = { controller: new AbortController(), callers: 0 } as Request<T>;
+  const send = (request: Request<T>) => {
+    const { controller, answer } = request;
     const settled = () => {
-      if (current !== request) return;
-      current = null;
-      next();
+      running.delete(request);
+      if (current === request) current = null;
+      sendQueued();
     };
-    (request.promise = new Promise<T>((resolve) => (request.send = resolve))).then(settled, settled);
+    current = request;
+    running.add(request);
+    const sent = start(controller);
+    // Dropped before its callers resume, so a caller that calls again gets a new request.
+    sent.then(settled, settled);
+    sent.then(answer.resolve, answer.reject);
     return request;
   };
+  const dequeue = () => {
+    const request = queued;
+    queued = null;
+    return request;
+  };
+  // The queued request goes as soon as nothing newer is in flight.
+  const sendQueued = () => current === null && queued !== null && send(dequeue() as Request<T>);
+  const make = (): Request<T> => ({ controller: new AbortController(), answer: deferred<T>(), callers: 0 });
+  const pick = (fresh: JoinOptions['fresh']) =>
+    fresh === 'now'
+      ? send(dequeue() ?? make())
+      : (queued ?? (current === null ? send(make()) : fresh ? (queued = make()) : current));
+  // Nobody waits for it any more: never joined again, and the queued one may go.
+  const leave = (request: Request<T>) => {
+    if (--request.callers > 0) return;
+    if (queued === request) queued = null;
+    if (current === request) current = null;
+    request.controller.abort();
+    sendQueued();
+  };
+
   return {
-    join(signal, nudge) {
+    join({ signal, fresh } = {}) {
       if (signal?.aborted) return Promise.reject(abortedError());
-      const request = queued ?? (current === null ? go(make()) : nudge ? (queued = make()) : current);
+      const request = pick(fresh);
       request.callers = signal ? request.callers + 1 : Infinity;
-      return settleOnce(request.promise, signal, waiting, () => {
-        if (--request.callers > 0) return;
-        // Nobody waits for it any more: never joined again, and the queued one may go.
-        if (queued === request) queued = null;
-        if (current === request) current = null;
-        request.controller.abort();
-        next();
+      // The request hears of an abort first, so what it ends is applied by the time the caller resumes.
+      return deadline(() => request.answer.promise, {
+        scheduler,
+        signal,
+        onAbort: () => {
+          leave(request);
+          throw abortedError();
+        },
       });
     },
     stop(error) {
-      current?.controller.abort();
+      for (const request of [...running, queued]) {
+        request?.answer.reject(error);
+        request?.controller.abort();
+      }
       current = queued = null;
-      waiting.forEach((end) => end(error));
     },
   };
 }

@@ -2,7 +2,6 @@ import { Observable, type SchedulerAction, type SchedulerLike, type Subscription
 import { freePeriodSeconds } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { inBackground } from '../shared/scheduler';
-import type { BillingStatus } from '../shared/billing-status';
 
 /**
  * `freePeriodRemaining$`: the whole seconds left, emitted on each second
@@ -49,16 +48,5 @@ export function freePeriodRemainingView(
       subscription.unsubscribe();
       ticking?.unsubscribe();
     };
-  });
-}
-
-/** `status$`: the store's status, replayed, then each change; completes with the store. */
-export function statusView(state$: Observable<BillingState>): Observable<BillingStatus> {
-  return new Observable<BillingStatus>((subscriber) => {
-    let shown: BillingStatus | undefined;
-    return state$.subscribe({
-      next: ({ status }) => status !== shown && subscriber.next((shown = status)),
-      complete: () => subscriber.complete(),
-    });
   });
 }
