@@ -1,4 +1,4 @@
-import { Observable, Subscription } from 'rxjs';
+import { BehaviorSubject, Observable, Subject, Subscription } from 'rxjs';
 import { consumeSettled, type BillingAction } from '../core/actions';
 import { decide, inFreePeriod } from '../core/decide';
 import { preview } from '../core/preview';
@@ -11,13 +11,11 @@ import { BillingError } from '../shared/errors';
 import type { BillingStatus } from '../shared/billing-status';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
 import type { BillingModule, Client, StoreSetup } from './billing-module';
-import { broadcast } from './broadcast';
 import { callOptionsError } from './call-options';
 import { startConsume, unchargedResult, type ConsumeContext } from './consume';
 import { eventsWithoutFeature } from './events-without-feature';
 import { freePeriodTimer } from './free-period-timer';
 import { flight } from './flight';
-import type { StateSource } from './effect';
 import type { StoreHooks } from './hooks';
 import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView } from './views';
@@ -28,7 +26,7 @@ const unsent = (result: BillingConsumeResult | null, error: BillingError | null)
   consumeSettled({ externalId: null, result, error, charged: false, open: false });
 
 /**
- * One client's store and its operations: the state is a stream
+ * One client's store and its operations: the state is a `BehaviorSubject`
  * changed only by dispatching facts through the pure reducer; the status and
  * the views are read from it. A consume is `runConsume`, a usage fetch
  * `fetchUsage`; the features' hooks are called where the store says, by role,
@@ -36,14 +34,12 @@ const unsent = (result: BillingConsumeResult | null, error: BillingError | null)
  */
 export function createStore(setup: StoreSetup): Client {
   const { scheduler, hooks, wallNow } = setup;
-  let current = initialState;
-  const state = () => current;
-  const states = broadcast<BillingState>();
-  const state$ = Object.defineProperty(states.startingWith(state), 'value', { get: state }) as StateSource;
-  const actions = broadcast<BillingAction>();
-  const changes = broadcast<UsageInfo>();
+  const state$ = new BehaviorSubject<BillingState>(initialState);
+  const state = () => state$.value;
+  const action$ = new Subject<BillingAction>();
+  const changes = new Subject<UsageInfo>();
   // The reducer keeps the status the same object while nothing in it changed.
-  const statuses = broadcast<BillingStatus>();
+  const status$ = new BehaviorSubject<BillingStatus>(initialState.status);
   const teardown = new Subscription();
   const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
   const journal = first('journal');
@@ -72,14 +68,14 @@ export function createStore(setup: StoreSetup): Client {
     const after = reduce(before, action);
     if (after !== before) {
       if (after.freePeriodEnd !== before.freePeriodEnd) timer.arm(after.freePeriodEnd);
-      states.next((current = after));
-      if (after.status !== before.status) statuses.next(after.status);
+      state$.next(after);
+      if (after.status !== before.status) status$.next(after.status);
       const usage = toUsageInfo(after, now());
       if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
     }
     for (const observe of observers) observe(action, before, after);
     // Only the features' effects read action$: a free consume with none costs no delivery.
-    if (actions.observed()) actions.next(action);
+    if (action$.observed) action$.next(action);
   };
 
   const context: ConsumeContext = {
@@ -121,7 +117,7 @@ export function createStore(setup: StoreSetup): Client {
     loadUsage: () => usage.join().then(noop, noop),
   };
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
-    teardown.add(effect(actions.observable, state$, deps).subscribe(dispatch));
+    teardown.add(effect(action$, state$, deps).subscribe(dispatch));
   teardown.add(recovery?.start((externalId) => startConsume(context, externalId, undefined, true)));
 
   const billing: BillingModule = {
@@ -164,17 +160,21 @@ export function createStore(setup: StoreSetup): Client {
           __DEV__ ? `onChange needs a function, got ${typeof callback}` : 'invalid onChange',
         );
       }
-      const subscription = changes.observable.subscribe((usage) => callback(usage));
+      const subscription = changes.subscribe((usage) => callback(usage));
       return () => subscription.unsubscribe();
     },
     // The current usage to each subscriber (measured now), then every change (contract 3.4).
-    usage$: changes.startingWith(() => toUsageInfo(state(), now())),
+    usage$: new Observable<UsageInfo>((subscriber) => {
+      const usage = disposed ? null : toUsageInfo(state(), now());
+      if (usage !== null) subscriber.next(usage);
+      return changes.subscribe(subscriber);
+    }),
     freePeriodRemaining$: freePeriodRemainingView(state$, scheduler),
     // Without reload safety nothing is left to replay: recovered$ completes at once.
     recovered$: recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
     getStatus: read(({ status }) => status),
-    status$: statuses.startingWith(() => current.status),
-    events$: first('events$') ?? eventsWithoutFeature(changes.observable),
+    status$: status$.asObservable(),
+    events$: first('events$') ?? eventsWithoutFeature(changes),
     preview: read(preview),
     // After dispose() the state is the last one: nothing is applied any more.
     snapshot: () => toSnapshot(state(), now(), wallNow()),
@@ -190,7 +190,7 @@ export function createStore(setup: StoreSetup): Client {
       teardown.unsubscribe();
       recovery?.stop();
       for (const hook of hooks) hook.dispose?.();
-      for (const stream of [changes, statuses, states, actions]) stream.complete();
+      for (const stream of [changes, status$, state$, action$]) stream.complete();
     },
   };
   return { billing, credits: { getBalance } };
