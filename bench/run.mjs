@@ -9,22 +9,13 @@ import { devFlag } from '../scripts/dev-flag.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Inside node_modules, so the bundle's external packages resolve as from the repository.
-const DEV_FLAG = join(root, 'scripts/dev-flag.cjs');
 const outfile = join(root, 'node_modules/.cache/unified-billing-bench/main.cjs');
 
 await build({
   entryPoints: [join(root, 'bench/main.ts')],
   outfile,
   bundle: true,
-  // The bench bundles lib/ itself (bench/size) through scripts/dev-flag.cjs, which finds lib/ from its
-  // own place: it stays a file of the repository, not a copy in this bundle.
-  plugins: [
-    devFlag,
-    {
-      name: 'dev-flag-in-place',
-      setup: (b) => b.onResolve({ filter: /dev-flag\.cjs$/ }, () => ({ path: DEV_FLAG, external: true })),
-    },
-  ],
+  plugins: [devFlag],
   packages: 'external',
   platform: 'node',
   format: 'cjs',

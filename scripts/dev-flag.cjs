@@ -19,10 +19,14 @@ function expandDevFlag(source) {
   return `${expanded}\nimport { HAS_ENV as __HAS_ENV__ } from ${JSON.stringify(DEV_MODULE)};\n`;
 }
 
-/** The esbuild plugin: lib/'s TypeScript files, expanded as they load. */
+/**
+ * The esbuild plugin: lib/'s TypeScript files, expanded as they load. A script bundled with it (the
+ * playground, the bench) imports this file from where it is, never a copy: it finds lib/ from here.
+ */
 const devFlag = {
   name: 'dev-flag',
   setup(build) {
+    build.onResolve({ filter: /dev-flag\.cjs$/ }, () => ({ path: __filename, external: true }));
     build.onLoad({ filter: LIB_FILE }, async (args) => ({
       contents: expandDevFlag(await readFile(args.path, 'utf8')),
       loader: args.path.endsWith('x') ? 'tsx' : 'ts',

@@ -1,6 +1,5 @@
-// lib/ writes development-only text as `__DEV__ ? long : short` (declared in dev-flag.d.ts).
-// Whatever compiles lib/ expands `__DEV__` through scripts/dev-flag.mjs; Jest defines it in
-// spec/setup/dev-flag.ts. docs/decisions.md ("The development layer") says why it is built so.
+// Development-only text is written `__DEV__ ? long : short`; the build expands each `__DEV__`
+// into a guard that reads HAS_ENV (the decisions, "Diagnostics in development only", say why).
 
 /**
  * Whether `process.env.NODE_ENV` can be read here: true in Node, in Jest and

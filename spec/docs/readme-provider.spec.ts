@@ -50,7 +50,8 @@ describe('README: BillingProvider', () => {
     const getSource = host.getSourceFile.bind(host);
     host.getSourceFile = (name, version) =>
       name === FILE ? ts.createSourceFile(name, source, version, true, ts.ScriptKind.TSX) : getSource(name, version);
-    const program = ts.createProgram([FILE], OPTIONS, host);
+    // lib/ as the build sees it: with the declaration of `__DEV__`.
+    const program = ts.createProgram([FILE, `${ROOT}/lib/shared/dev-flag.d.ts`], OPTIONS, host);
     const diagnostics = ts
       .getPreEmitDiagnostics(program)
       .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
