@@ -4,16 +4,6 @@ import { attempt, throwAborted } from './attempt';
 import type { Call, CallContext, RequestOptions } from './config';
 import { isRetryable, retryDelayMs } from './retry-policy';
 
-export type {
-  Call,
-  CallContext,
-  CallOptions,
-  ReadEnvelope,
-  RequestOptions,
-  RetryNotice,
-  TransportConfig,
-} from './config';
-
 /**
  * Sends one request: attempts (attempt.ts) until one gives an answer the call
  * can read, or a failure that is final. A 401 is sent again once after
