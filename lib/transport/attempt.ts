@@ -14,25 +14,26 @@ export const throwAborted = (): never => {
 };
 
 /**
- * One attempt of a call: its headers, one exchange under the attempt's
- * deadline (`timeoutMs` on the scheduler, covering the headers too, and the
- * caller's `signal`), and the answer read. Resolves with what the call's
- * `read` makes of a 2xx envelope. Every rejection is a `BillingError`;
- * whether another attempt follows is the retry loop's question (request.ts).
- * With static headers the exchange starts before this returns.
+ * One attempt of a call: its headers, one exchange and the answer read, all
+ * under the attempt's deadline (`timeoutMs` on the scheduler, covering a
+ * pending headers function too, and the caller's `signal`). Resolves with
+ * what the call's `read` makes of a 2xx envelope. Every rejection is a
+ * `BillingError`; whether another attempt follows is the retry loop's
+ * question (request.ts). With static headers the exchange starts before this
+ * returns, and an abort rejects it in the abort event itself.
  */
-export async function attempt<T>(
+export function attempt<T>(
   config: TransportConfig,
   { method, url, where, read }: Call<T>,
   { signal, onSend, body }: RequestOptions,
 ): Promise<T> {
   const { timeoutMs, headers: headersOption } = config;
-  let headers: HeaderRecord = {};
   let sent = false;
-  try {
-    // The deadline's signal aborts the fetch when the attempt times out or the caller aborts.
-    const response = await deadline(
-      async (stopped) => {
+  // The deadline's signal aborts the fetch when the attempt times out or the caller aborts.
+  return deadline(
+    async (stopped) => {
+      let headers: HeaderRecord = {};
+      try {
         if (typeof headersOption === 'function') {
           let value: unknown;
           try {
@@ -53,36 +54,38 @@ export async function attempt<T>(
         if (body !== undefined) sending['content-type'] = JSON_TYPE;
         onSend?.();
         sent = true;
+        let exchanging;
         try {
-          return exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
+          exchanging = exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
         } catch (thrown) {
           throw fetchError(thrown, where, headers, { beforeSending: true });
         }
+        const response = await exchanging;
+        const { status } = response;
+        if (status < 200 || status > 299) throw answerError(response, where, headers, config.policy.maxRetryAfterMs);
+        try {
+          return read(decodeEnvelope(response.text), headers);
+        } catch (error) {
+          const { code, message } = error as BillingError;
+          throw code === 'decode' ? malformedError(response, where, headers, message) : error;
+        }
+      } catch (thrown) {
+        // Anything but a BillingError came from the fetch or its response (one
+        // without `headers`, a `text()` that throws): a failed exchange.
+        throw thrown instanceof BillingError ? thrown : fetchError(thrown, where, headers);
+      }
+    },
+    {
+      scheduler: config.scheduler,
+      ms: timeoutMs,
+      signal,
+      onTimeout: () => {
+        throw new BillingError(
+          'timeout',
+          `${where} timed out after ${timeoutMs} ms${__DEV__ && !sent ? ' waiting for headers' : ''}`,
+        );
       },
-      {
-        scheduler: config.scheduler,
-        ms: timeoutMs,
-        signal,
-        onTimeout: () => {
-          throw new BillingError(
-            'timeout',
-            `${where} timed out after ${timeoutMs} ms${__DEV__ && !sent ? ' waiting for headers' : ''}`,
-          );
-        },
-        onAbort: throwAborted,
-      },
-    );
-    const { status } = response;
-    if (status < 200 || status > 299) throw answerError(response, where, headers, config.policy.maxRetryAfterMs);
-    try {
-      return read(decodeEnvelope(response.text), headers);
-    } catch (error) {
-      const { code, message } = error as BillingError;
-      throw code === 'decode' ? malformedError(response, where, headers, message) : error;
-    }
-  } catch (thrown) {
-    // Anything but a BillingError came from the fetch or its response (one
-    // without `headers`, a `text()` that throws): a failed exchange.
-    throw thrown instanceof BillingError ? thrown : fetchError(thrown, where, headers);
-  }
+      onAbort: throwAborted,
+    },
+  );
 }
