@@ -31,16 +31,16 @@ const REFUSALS: Readonly<Record<number, ConsumeAnswer>> = {
 export function createBillingApi(config: TransportConfig, appKey: string): BillingApi {
   const module = `generator_${appKey}`;
   // Concurrent 401s share one onUnauthorized: a 401 that arrives while it is pending joins it.
-  let wave: Promise<void> | undefined;
+  let reauthorizing: Promise<void> | undefined;
   const context: CallContext = {
     config,
     reauthorize: () =>
-      (wave ??= new Promise<void>((resolve) => resolve(config.onUnauthorized?.())).finally(() => {
-        wave = undefined;
+      (reauthorizing ??= new Promise<void>((resolve) => resolve(config.onUnauthorized?.())).finally(() => {
+        reauthorizing = undefined;
       })),
   };
   // One call: its request as errors name it, and the reader of its envelope.
-  const bind = <T>(
+  const defineCall = <T>(
     method: Call<T>['method'],
     path: string,
     decode: (envelope: Envelope) => T,
@@ -61,9 +61,15 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
       },
     };
   };
-  const freeCount = bind('GET', PATHS.freeTrialCount, decodeFreeCount, {}, `?module=${encodeURIComponent(module)}`);
-  const balance = bind('GET', PATHS.balance, decodeBalance);
-  const consume = bind<ConsumeAnswer>(
+  const freeCount = defineCall(
+    'GET',
+    PATHS.freeTrialCount,
+    decodeFreeCount,
+    {},
+    `?module=${encodeURIComponent(module)}`,
+  );
+  const balance = defineCall('GET', PATHS.balance, decodeBalance);
+  const consume = defineCall<ConsumeAnswer>(
     'POST',
     PATHS.consume,
     (envelope) => ({ kind: 'charged', ...decodeConsume(envelope) }),
@@ -74,6 +80,7 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
   return {
     freeCount: (options) => request(context, freeCount, options),
     balance: (options) => request(context, balance, options),
-    consume: (externalId, options) => request(context, consume, options, `${bodyStart}${JSON.stringify(externalId)}}`),
+    consume: (externalId, options) =>
+      request(context, consume, { ...options, body: `${bodyStart}${JSON.stringify(externalId)}}` }),
   };
 }

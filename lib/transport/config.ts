@@ -23,7 +23,7 @@ export interface TransportConfig {
   readonly policy: RetryPolicy;
   /** Called as a retry is scheduled; a throw is ignored. */
   readonly onRetry?: (retry: RetryNotice) => void;
-  /** Awaited once per wave of 401s, then each request of the wave is sent once more with fresh headers. */
+  /** Awaited once for 401s that arrive while it is pending, then each of those requests is sent once more with fresh headers. */
   readonly onUnauthorized?: () => void | Promise<void>;
 }
 
@@ -33,6 +33,12 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Called as each attempt goes out (retries included), so the engine can number answers by send order. */
   readonly onSend?: () => void;
+}
+
+/** What the transport's request() takes: the caller's options, and the body of a POST. */
+export interface RequestOptions extends CallOptions {
+  /** JSON text; `content-type` is sent only with a body. */
+  readonly body?: string;
 }
 
 /** One kind of backend call, built once: retried attempts send exactly the same request. */
@@ -50,10 +56,10 @@ export interface Call<T> {
   readonly read: ReadEnvelope<T>;
 }
 
-/** What a call shares with the other calls of its api: the config and the current 401 wave, nothing else. */
+/** What a call shares with the other calls of its api: the config and the pending `onUnauthorized`, nothing else. */
 export interface CallContext {
   readonly config: TransportConfig;
-  /** The pending `onUnauthorized` of the current 401 wave, or a new one. */
+  /** The pending `onUnauthorized` that concurrent 401s share, or a new one. */
   readonly reauthorize: () => Promise<void>;
 }
 

@@ -21,7 +21,7 @@ type Data = Readonly<Record<string, unknown>>;
 
 // The message is only the reason: the request names the call and what came back
 // (failure.ts), which a production build does not quote, so there it is empty.
-function fail(reason: string): never {
+function throwDecodeError(reason: string): never {
   throw new BillingError('decode', reason);
 }
 
@@ -29,20 +29,20 @@ const isRecord = (value: unknown): value is Data =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // Own properties only: a body's `__proto__` or `constructor` key is never read as a field.
-const own = (data: Data, name: string): unknown =>
+const ownField = (data: Data, name: string): unknown =>
   Object.prototype.hasOwnProperty.call(data, name) ? data[name] : undefined;
 
 // The kinds of field: a check and what it says when a value fails it (in development only).
-type Kind = readonly [(value: unknown) => boolean, string];
-const COUNT: Kind = [
+type FieldKind = readonly [(value: unknown) => boolean, string];
+const COUNT: FieldKind = [
   (value) => Number.isSafeInteger(value) && (value as number) >= 0,
   __DEV__ ? 'an integer >= 0' : '',
 ];
-const AMOUNT: Kind = [(value) => Number.isFinite(value) && (value as number) >= 0, __DEV__ ? 'a number >= 0' : ''];
-const FLAG: Kind = [(value) => typeof value === 'boolean', __DEV__ ? 'a boolean' : ''];
-const INTEGER: Kind = [Number.isSafeInteger, __DEV__ ? 'an integer' : ''];
-const TEXT: Kind = [(value) => typeof value === 'string', __DEV__ ? 'a string' : ''];
-const DATA: Kind = [(value) => value == null || isRecord(value), __DEV__ ? 'an object or null' : ''];
+const AMOUNT: FieldKind = [(value) => Number.isFinite(value) && (value as number) >= 0, __DEV__ ? 'a number >= 0' : ''];
+const FLAG: FieldKind = [(value) => typeof value === 'boolean', __DEV__ ? 'a boolean' : ''];
+const INTEGER: FieldKind = [Number.isSafeInteger, __DEV__ ? 'an integer' : ''];
+const TEXT: FieldKind = [(value) => typeof value === 'string', __DEV__ ? 'a string' : ''];
+const DATA: FieldKind = [(value) => value == null || isRecord(value), __DEV__ ? 'an object or null' : ''];
 
 /**
  * A decoder from a table of wire names (`free_remaining`) and their kinds.
@@ -50,23 +50,23 @@ const DATA: Kind = [(value) => value == null || isRecord(value), __DEV__ ? 'an o
  * with camelCase names (`freeRemaining`): unknown fields are dropped, and a
  * missing `data` (the one kind that allows it) is null.
  */
-function fields<T>(what: string, table: Readonly<Record<string, Kind>>): (value: unknown) => T {
+function decoderOf<T>(what: string, table: Readonly<Record<string, FieldKind>>): (value: unknown) => T {
   const entries = Object.entries(table).map(
     ([name, kind]) => [name, name.replace(/_./g, (m) => m.charAt(1).toUpperCase()), kind] as const,
   );
   return (value) => {
-    if (!isRecord(value)) fail(__DEV__ ? `${what} is not an object` : '');
+    if (!isRecord(value)) throwDecodeError(__DEV__ ? `${what} is not an object` : '');
     const out: Record<string, unknown> = {};
-    for (const [name, key, [valid, said]] of entries) {
-      const field = own(value, name);
-      if (!valid(field)) fail(__DEV__ ? `${name} is not ${said}` : '');
+    for (const [name, key, [isValid, expected]] of entries) {
+      const field = ownField(value, name);
+      if (!isValid(field)) throwDecodeError(__DEV__ ? `${name} is not ${expected}` : '');
       out[key] = field ?? null;
     }
     return out as T;
   };
 }
 
-const envelopeOf = fields<Envelope>('body', { code: INTEGER, message: TEXT, data: DATA });
+const envelopeOf = decoderOf<Envelope>('body', { code: INTEGER, message: TEXT, data: DATA });
 
 /** Parses and checks the envelope `{ code, message, data }` of any body. */
 export function decodeEnvelope(text: string): Envelope {
@@ -74,7 +74,7 @@ export function decodeEnvelope(text: string): Envelope {
   try {
     body = JSON.parse(text);
   } catch {
-    fail(__DEV__ ? (text.trim() === '' ? 'empty body' : 'not JSON') : '');
+    throwDecodeError(__DEV__ ? (text.trim() === '' ? 'empty body' : 'not JSON') : '');
   }
   return envelopeOf(body);
 }
@@ -82,21 +82,21 @@ export function decodeEnvelope(text: string): Envelope {
 /** The `message` of a failed status's body, `''` when it has none, `undefined` when the body is not JSON. */
 export function decodeMessage(text: string): string | undefined {
   try {
-    const message = own(Object(JSON.parse(text)), 'message');
+    const message = ownField(Object(JSON.parse(text)), 'message');
     return typeof message === 'string' ? message : '';
   } catch {
     return undefined;
   }
 }
 
-const freeCountOf = fields<FreeCount>('data', {
+const freeCountOf = decoderOf<FreeCount>('data', {
   is_enabled: FLAG,
   free_remaining: COUNT,
   free_total: COUNT,
   credits_per_use: AMOUNT,
 });
-const balanceOf = fields<{ balance: number }>('data', { balance: AMOUNT });
-const consumeOf = fields<ConsumeData>('data', { free_remaining: COUNT, is_credit: FLAG });
+const balanceOf = decoderOf<{ balance: number }>('data', { balance: AMOUNT });
+const consumeOf = decoderOf<ConsumeData>('data', { free_remaining: COUNT, is_credit: FLAG });
 
 /** `data` of `GET /ai/v5/service/free_trial/count`. */
 export const decodeFreeCount = ({ data }: Envelope): FreeCount => freeCountOf(data);

@@ -16,13 +16,13 @@ import { parseRetryAfter } from './retry-policy';
 const CHECK_BASE_URL = '; check baseUrl';
 const CHECK_HEADERS = '; check the headers option (credentials)';
 
-// The development message of answerError: the backend's message or the
-// answer's content type, and where to look.
-function described(response: HttpResponse, where: string, headers: HeaderRecord, reason?: string): string {
+// The development message of an answer's error: the backend's message or the
+// answer's content type, and where to look; `reason` says why a 2xx body is malformed.
+function answerMessage(response: HttpResponse, where: string, headers: HeaderRecord, reason?: string): string {
   const { status, text } = response;
   const type = response.headers.get('content-type');
-  const said = decodeMessage(text);
-  const shown = type === null ? 'no content type' : quotable(type, headers, 100);
+  const backendMessage = decodeMessage(text);
+  const typeText = type === null ? 'no content type' : quotable(type, headers, 100);
   const hint =
     status === 401 || status === 403
       ? CHECK_HEADERS
@@ -31,41 +31,45 @@ function described(response: HttpResponse, where: string, headers: HeaderRecord,
         ? CHECK_BASE_URL
         : '';
   if (reason !== undefined) {
-    const what = said === undefined ? `, ${shown}` : '';
-    return `Malformed response body on ${where} (HTTP ${status}${what}): ${reason}${hint}`;
+    const typePart = backendMessage === undefined ? `, ${typeText}` : '';
+    return `Malformed response body on ${where} (HTTP ${status}${typePart}): ${reason}${hint}`;
   }
-  const detail = said === undefined ? ` (${shown}, not JSON)` : said && `: ${quotable(said, headers, 200)}`;
+  const detail =
+    backendMessage === undefined
+      ? ` (${typeText}, not JSON)`
+      : backendMessage && `: ${quotable(backendMessage, headers, 200)}`;
   return `HTTP ${status} on ${where}${detail}${hint}`;
 }
 
 /**
- * The error of an answer the call cannot use: `http` for a status outside
- * 2xx (with `status`, the clamped `Retry-After` and the backend's redacted
- * message), or `decode` for a 2xx body `reason` says is malformed. A body
- * that is not JSON is described by its content type. 401 and 403 point at
- * the headers; 404 and web pages (an SPA fallback, a proxy's page: the usual
- * sign of a wrong baseUrl) at `baseUrl`.
+ * The `http` error of a status outside 2xx, with `status`, the clamped
+ * `Retry-After` and the backend's redacted message. A body that is not JSON
+ * is described by its content type. 401 and 403 point at the headers; 404
+ * and web pages (an SPA fallback, a proxy's page: the usual sign of a wrong
+ * baseUrl) at `baseUrl`.
  */
 export function answerError(
   response: HttpResponse,
   where: string,
   headers: HeaderRecord,
   maxRetryAfterMs: number,
-  reason?: string,
 ): BillingError {
   const { status } = response;
-  const message = __DEV__
-    ? described(response, where, headers, reason)
-    : reason === undefined
-      ? `HTTP ${status} on ${where}`
-      : `Malformed response body on ${where} (HTTP ${status})`;
-  if (reason !== undefined) return new BillingError('decode', message);
   const get = (name: string) => response.headers.get(name);
-  return new BillingError('http', message, {
+  return new BillingError('http', __DEV__ ? answerMessage(response, where, headers) : `HTTP ${status} on ${where}`, {
     status,
     retryAfterMs: parseRetryAfter(get('retry-after'), get('date'), maxRetryAfterMs),
   });
 }
+
+/** The `decode` error of a 2xx body that `reason` says is malformed, described as {@link answerError} does. */
+export const malformedError = (response: HttpResponse, where: string, headers: HeaderRecord, reason: string) =>
+  new BillingError(
+    'decode',
+    __DEV__
+      ? answerMessage(response, where, headers, reason)
+      : `Malformed response body on ${where} (HTTP ${response.status})`,
+  );
 
 /** The `backend` error of an envelope whose code the call does not expect, its message redacted. */
 export const backendError = (envelope: Envelope, where: string, headers: HeaderRecord): BillingError =>
@@ -90,6 +94,8 @@ const PHRASES: Readonly<Record<string, string>> = {
   ECONNRESET: 'connection reset',
 };
 
+type FetchErrorCode = 'invalid_argument' | 'network';
+
 /**
  * The error of a fetch that failed, with a copy of the fetch error safe to
  * attach as `cause`: its name and code where they have the shape of one and
@@ -97,51 +103,61 @@ const PHRASES: Readonly<Record<string, string>> = {
  * error itself, whose fields and nested causes may quote the request. (A
  * production build gives no cause: making it safe is the redaction.)
  *
- * A fetch that threw synchronously (`beforeSending`) or met a missing global
- * (`ReferenceError`) never reached the network: a setup error,
- * `invalid_argument`, never retried. A real fetch rejects instead (a CORS
- * block too is a rejected `TypeError`): `network`, retried.
+ * The code is decided here, once: a fetch that threw synchronously
+ * (`beforeSending`) or met a missing global (`ReferenceError`) never reached
+ * the network: a setup error, `invalid_argument`. A real fetch rejects
+ * instead (a CORS block too is a rejected `TypeError`): `network`.
  */
 export function fetchError(
-  where: string,
   thrown: unknown,
+  where: string,
   headers: HeaderRecord,
-  beforeSending: boolean,
+  options?: { readonly beforeSending: true },
 ): BillingError {
-  const setup = beforeSending || thrown instanceof ReferenceError;
+  const code = options?.beforeSending || thrown instanceof ReferenceError ? 'invalid_argument' : 'network';
   return __DEV__
-    ? describedFetchError(where, thrown, headers, setup)
-    : setup
-      ? new BillingError('invalid_argument', `${where}: no working fetch`)
-      : new BillingError('network', `${where} failed`);
+    ? describedFetchError(code, thrown, where, headers)
+    : new BillingError(code, code === 'network' ? `${where} failed` : `${where}: no working fetch`);
 }
 
-// The development error of fetchError, with its sanitized cause.
-function describedFetchError(where: string, thrown: unknown, headers: HeaderRecord, setup: boolean): BillingError {
+// The development error of fetchError: what happened, in words a user can act on, and its sanitized cause.
+function describedFetchError(code: FetchErrorCode, thrown: unknown, where: string, headers: HeaderRecord) {
+  const cause = safeCause(thrown, headers);
+  return new BillingError(code, `${where}${fetchFailureText(code, cause)}`, { cause });
+}
+
+// The sanitized copy of a fetch error that fetchError attaches as `cause` (development only).
+function safeCause(thrown: unknown, headers: HeaderRecord): Error & { code?: string } {
   const error = Object(thrown) as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
-  const shaped = (value: unknown, shape: RegExp) =>
+  const ifShaped = (value: unknown, shape: RegExp) =>
     typeof value === 'string' && shape.test(value) && redact(value, headers) === value ? value : undefined;
-  const name = shaped(error.name, /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/) ?? 'Error';
-  const code = shaped(error.code, CODE) ?? shaped((Object(error.cause) as { code?: unknown }).code, CODE);
+  const name = ifShaped(error.name, /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/) ?? 'Error';
+  const code = ifShaped(error.code, CODE) ?? ifShaped((Object(error.cause) as { code?: unknown }).code, CODE);
   const cause: Error & { code?: string } = new Error(
     quotable(typeof error.message === 'string' ? error.message : String(thrown), headers, 300),
   );
   Object.defineProperty(cause, 'name', { value: name });
   cause.stack = `${name}: ${cause.message}`;
   if (code) cause.code = code;
-  if (setup) {
-    const what = /fetch is not a function/i.test(cause.message)
+  return cause;
+}
+
+// The message of describedFetchError after `where`.
+function fetchFailureText(
+  code: 'invalid_argument' | 'network',
+  { name, message, code: systemCode }: Error & { code?: string },
+): string {
+  if (code === 'invalid_argument') {
+    const what = /fetch is not a function/i.test(message)
       ? 'no fetch function'
-      : `fetch threw before sending (${name}: ${cause.message})`;
-    return new BillingError('invalid_argument', `${where}: ${what}: pass a working \`fetch\` to createClient`, {
-      cause,
-    });
+      : `fetch threw before sending (${name}: ${message})`;
+    return `: ${what}: pass a working \`fetch\` to createClient`;
   }
-  const phrase = code
-    ? `${PHRASES[code] ?? 'network error'} (${code})`
+  const phrase = systemCode
+    ? `${PHRASES[systemCode] ?? 'network error'} (${systemCode})`
     : name === 'TypeError'
       ? // How browsers report a refused connection, a DNS failure and a CORS block alike.
         'no response (TypeError): a network error or a CORS block, see the browser console'
       : name;
-  return new BillingError('network', `${where} failed: ${phrase}`, { cause });
+  return ` failed: ${phrase}`;
 }

@@ -8,12 +8,12 @@ export type HeaderRecord = Readonly<Record<string, string>>;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-/** An `invalid_argument` error, which is never retried. */
-export const invalid = (message: string): BillingError => new BillingError('invalid_argument', message);
+/** The `invalid_argument` error of a headers option (returned, for the caller to throw); never retried. */
+export const invalidHeaders = (message: string): BillingError => new BillingError('invalid_argument', message);
 
-// Just "invalid headers" in a production build (lib/shared/dev.ts).
-const MUST = 'headers must be a record of strings, a Headers, or a function giving one';
-const SHORT = 'invalid headers';
+// Just "invalid headers" in a production build.
+const NOT_A_RECORD = 'headers must be a record of strings, a Headers, or a function giving one';
+const PRODUCTION_MESSAGE = 'invalid headers';
 
 /**
  * The headers of one attempt, checked: a record of strings (itself, not a
@@ -21,7 +21,8 @@ const SHORT = 'invalid headers';
  * counts too. Throws `invalid_argument`, never retried.
  */
 export function checkedHeaders(value: unknown): HeaderRecord {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(__DEV__ ? MUST : SHORT);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalidHeaders(__DEV__ ? NOT_A_RECORD : PRODUCTION_MESSAGE);
   let record = value as Record<string, unknown>;
   const { forEach, get } = value as Partial<Headers>;
   if (typeof forEach === 'function' && typeof get === 'function') {
@@ -30,10 +31,13 @@ export function checkedHeaders(value: unknown): HeaderRecord {
   }
   // Names are quoted only when valid, values never: a value is usually a credential.
   for (const [name, item] of Object.entries(record)) {
-    if (typeof item !== 'string') throw invalid(__DEV__ ? MUST : SHORT);
-    if (!TOKEN.test(name)) throw invalid(__DEV__ ? 'headers: a name is not a valid HTTP name' : SHORT);
+    if (typeof item !== 'string') throw invalidHeaders(__DEV__ ? NOT_A_RECORD : PRODUCTION_MESSAGE);
+    if (!TOKEN.test(name))
+      throw invalidHeaders(__DEV__ ? 'headers: a name is not a valid HTTP name' : PRODUCTION_MESSAGE);
     if (!VALUE.test(item)) {
-      throw invalid(__DEV__ ? `headers: "${name}" has a character fetch refuses (CR, LF, NUL...)` : SHORT);
+      throw invalidHeaders(
+        __DEV__ ? `headers: "${name}" has a character fetch refuses (CR, LF, NUL...)` : PRODUCTION_MESSAGE,
+      );
     }
   }
   return record as HeaderRecord;

@@ -1,5 +1,5 @@
 import { createBillingApi, type BillingApi } from '../../lib/transport/billing-api';
-import type { TransportConfig } from '../../lib/transport/request';
+import type { TransportConfig } from '../../lib/transport/config';
 import { defaultRetryPolicy } from '../../lib/transport/retry-policy';
 import { createReferenceBackend, type Fault, type InProcessReferenceBackend } from '../../lib/testing';
 import { PATHS } from '../../lib/shared/wire';

@@ -94,6 +94,41 @@ describe('request edges', () => {
     expect(result.error).toMatchObject({ code: 'aborted' });
     expect(fetch).toHaveBeenCalledTimes(1);
   });
+
+  // Issue 30: the branches of attempt.ts that only spec/client reached.
+  it('a headers function that throws: invalid_argument without what it threw, nothing sent, not retried', async () => {
+    const fetch = ok();
+    const headers = jest.fn(() => {
+      throw new Error('vault down: Bearer tok-5e1f0c9a7d');
+    });
+    const { api } = fakeApi({ fetch, headers });
+    const result = outcome(api.balance());
+    await settle();
+    expect(result.error).toMatchObject({
+      code: 'invalid_argument',
+      message: byMode('The headers option function threw or rejected', 'invalid headers'),
+    });
+    expect(fetch).not.toHaveBeenCalled();
+    expect(headers).toHaveBeenCalledTimes(1);
+  });
+
+  it('a 2xx body that decodes to the wrong data is a decode error naming the request; a backend code stays backend', async () => {
+    const answering = (envelope: object): FetchLike =>
+      jest.fn(() => Promise.resolve(new Response(JSON.stringify(envelope), { status: 200 })));
+    const wrong = fakeApi({ fetch: answering({ code: 0, message: 'ok', data: { balance: 'nine' } }) });
+    const malformed = outcome(wrong.api.balance());
+    const refused = fakeApi({ fetch: answering({ code: 50001, message: 'no', data: null }) });
+    const backend = outcome(refused.api.balance());
+    await settle();
+    expect(malformed.error).toMatchObject({
+      code: 'decode',
+      message: byMode(
+        `Malformed response body on ${BALANCE} (HTTP 200): balance is not a number >= 0`,
+        `Malformed response body on ${BALANCE} (HTTP 200)`,
+      ),
+    });
+    expect(backend.error).toMatchObject({ code: 'backend', backendCode: 50001 });
+  });
 });
 
 function noRetries() {

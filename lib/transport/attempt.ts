@@ -1,0 +1,91 @@
+import { deadline } from '../shared/deadline';
+import { BillingError, abortedError } from '../shared/errors';
+import type { Call, RequestOptions, TransportConfig } from './config';
+import { decodeEnvelope } from './decode';
+import { answerError, fetchError, malformedError } from './failure';
+import { checkedHeaders, invalidHeaders, type HeaderRecord } from './headers';
+import { exchange } from './http';
+
+const JSON_TYPE = 'application/json';
+
+/** The `onAbort` of a deadline that ends in `aborted`. */
+export const throwAborted = (): never => {
+  throw abortedError();
+};
+
+/**
+ * One attempt of a call: its headers, one exchange and the answer read, all
+ * under the attempt's deadline (`timeoutMs` on the scheduler, covering a
+ * pending headers function too, and the caller's `signal`). Resolves with
+ * what the call's `read` makes of a 2xx envelope. Every rejection is a
+ * `BillingError`; whether another attempt follows is the retry loop's
+ * question (request.ts). With static headers the exchange starts before this
+ * returns, and an abort rejects it in the abort event itself.
+ */
+export function attempt<T>(
+  config: TransportConfig,
+  { method, url, where, read }: Call<T>,
+  { signal, onSend, body }: RequestOptions,
+): Promise<T> {
+  const { timeoutMs, headers: headersOption } = config;
+  let sent = false;
+  // The deadline's signal aborts the fetch when the attempt times out or the caller aborts.
+  return deadline(
+    async (stopped) => {
+      let headers: HeaderRecord = {};
+      try {
+        if (typeof headersOption === 'function') {
+          let value: unknown;
+          try {
+            value = await headersOption();
+          } catch {
+            // What it threw may quote a credential, so it is not passed on.
+            throw invalidHeaders(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
+          }
+          // Timed out or aborted while waiting: this attempt is over, nothing is sent.
+          if (stopped.aborted) throw abortedError();
+          headers = checkedHeaders(value);
+        } else if (headersOption !== undefined) {
+          // A record or a Headers may change between attempts, so it is checked each time.
+          headers = checkedHeaders(headersOption);
+        }
+        // A fresh object per attempt: a fetch may keep or change what it is given.
+        const sending: Record<string, string> = { accept: JSON_TYPE, ...headers };
+        if (body !== undefined) sending['content-type'] = JSON_TYPE;
+        onSend?.();
+        sent = true;
+        let exchanging;
+        try {
+          exchanging = exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
+        } catch (thrown) {
+          throw fetchError(thrown, where, headers, { beforeSending: true });
+        }
+        const response = await exchanging;
+        const { status } = response;
+        if (status < 200 || status > 299) throw answerError(response, where, headers, config.policy.maxRetryAfterMs);
+        try {
+          return read(decodeEnvelope(response.text), headers);
+        } catch (error) {
+          const { code, message } = error as BillingError;
+          throw code === 'decode' ? malformedError(response, where, headers, message) : error;
+        }
+      } catch (thrown) {
+        // Anything but a BillingError came from the fetch or its response (one
+        // without `headers`, a `text()` that throws): a failed exchange.
+        throw thrown instanceof BillingError ? thrown : fetchError(thrown, where, headers);
+      }
+    },
+    {
+      scheduler: config.scheduler,
+      ms: timeoutMs,
+      signal,
+      onTimeout: () => {
+        throw new BillingError(
+          'timeout',
+          `${where} timed out after ${timeoutMs} ms${__DEV__ && !sent ? ' waiting for headers' : ''}`,
+        );
+      },
+      onAbort: throwAborted,
+    },
+  );
+}
