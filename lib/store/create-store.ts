@@ -16,6 +16,7 @@ import { eventsWithoutFeature } from './events-without-feature';
 import { freePeriodTimer } from './free-period-timer';
 import { flight } from './flight';
 import type { StoreHooks } from './hooks';
+import { recovery } from './recovery';
 import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView, statusView } from './views';
 
@@ -38,7 +39,7 @@ export function createStore(setup: StoreSetup): BillingStore {
   const teardown = new Subscription();
   const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
   const journal = first('journal');
-  const recovery = first('recovery');
+  const recovered = recovery(hooks);
   const observers = hooks.flatMap((hook) => hook.observe ?? []);
   // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
   const journaled = new Set<string>();
@@ -76,8 +77,10 @@ export function createStore(setup: StoreSetup): BillingStore {
   const context: ConsumeContext = {
     api: setup.api,
     store: { dispatch, state, now, stamp: () => ++seq },
+    scheduler,
     hooks: {
-      exclusive: first('exclusive'),
+      consumeLock: first('consumeLock'),
+      replay: recovered.replay,
       journal:
         journal &&
         ((externalId) => {
@@ -88,11 +91,11 @@ export function createStore(setup: StoreSetup): BillingStore {
         if (journaled.delete(externalId)) journal?.remove(externalId);
       },
     },
-    queue: { tail: Promise.resolve(), live: new Set() },
+    queue: { tail: Promise.resolve(), waiting: new Set() },
     balance: flight((controller) => fetchBalance(context, controller)),
     newId: setup.newId,
   };
-  const { live } = context.queue;
+  const { waiting } = context.queue;
   const usage = flight((controller) => fetchUsage(context, controller));
 
   const assertLive = () => {
@@ -113,7 +116,7 @@ export function createStore(setup: StoreSetup): BillingStore {
   };
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
     teardown.add(effect(action$, state$, deps).subscribe(dispatch));
-  teardown.add(recovery?.start((externalId) => startConsume(context, externalId, undefined, true)));
+  teardown.add(recovered.start(context));
 
   const billing: BillingModule = {
     async getUsage(options) {
@@ -137,8 +140,8 @@ export function createStore(setup: StoreSetup): BillingStore {
       const externalId = options?.externalId;
       const signal = options?.signal;
       // A free period with nothing queued: answered at once, no request, no id, nothing built.
-      if (live.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
-        return startConsume(context, externalId, signal, false);
+      if (waiting.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
+        return startConsume(context, { externalId, signal });
       if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
         const result = Object.freeze(unchargedResult(state()));
         free = { result, promise: Promise.resolve(result), action: { ...UNSENT, result, error: null } };
@@ -165,8 +168,7 @@ export function createStore(setup: StoreSetup): BillingStore {
       return changes.subscribe(subscriber);
     }),
     freePeriodRemaining$: freePeriodRemainingView(state$, scheduler),
-    // Without reload safety nothing is left to replay: recovered$ completes at once.
-    recovered$: recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
+    recovered$: recovered.recovered$,
     getStatus: read(({ status }) => status),
     status$: statusView(state$),
     events$: first('events$') ?? eventsWithoutFeature(changes),
@@ -177,13 +179,13 @@ export function createStore(setup: StoreSetup): BillingStore {
       if (disposed) return;
       // Pending calls settle first (an answered consume with its answer) and clear the journal,
       // synchronously; then the effects, the requests and the timers go.
-      live.forEach((stop) => stop(disposedError()));
+      waiting.forEach((stop) => stop(disposedError()));
       disposed = true;
       usage.stop(disposedError());
       context.balance.stop(disposedError());
       timer.stop();
       teardown.unsubscribe();
-      recovery?.stop();
+      recovered.stop();
       for (const hook of hooks) hook.dispose?.();
       changes.complete();
       state$.complete();

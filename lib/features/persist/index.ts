@@ -1,10 +1,9 @@
 import { BillingError } from '../../shared/errors';
 import type { BillingFeature } from '../feature';
 import type { ReloadSafeOptions, StorageLike } from '../../shared/feature-types';
-import { locksOf } from '../web-locks';
+import { holdLock, locksOf, pageLockName } from '../web-locks';
 import { pageJournal } from './journal';
 import { periodStore } from './period-store';
-import { Replays } from './replays';
 import { SafeStorage } from './safe-storage';
 
 /**
@@ -41,9 +40,10 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
       // sessionStorage belongs to one tab (a duplicate gets a copy); localStorage is shared by all.
       const perTab = options?.perTab ?? storage === (globalThis as { sessionStorage?: unknown }).sessionStorage;
       const safe = new SafeStorage(storage);
-      const { journal, effect } = pageJournal(safe, setup, locks, perTab);
+      const journal = pageJournal(safe, setup, locks, perTab);
       const periods = periodStore(safe, `unified-billing:${setup.scope}:periods`, setup, perTab);
-      return { effects: [effect, periods], journal, recovery: new Replays(journal) };
+      const page = locks && pageLockName(setup.scope, setup.pageId);
+      return { effects: [periods], journal, ...(locks && page && { holdPageLock: () => holdLock(locks, page) }) };
     },
   };
 }

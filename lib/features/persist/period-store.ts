@@ -1,11 +1,11 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { FREE_PERIOD_MS } from '../../core/state';
 import type { Effect } from '../../store/effect';
 import { inBackground } from '../../shared/scheduler';
 import type { FeatureSetup } from '../feature';
 import { isReload, onPageHidden } from './page-life';
 import type { SafeStorage } from './safe-storage';
 
-const FREE_PERIOD_MS = 30_000;
 const BEAT_MS = 1_000;
 // Hygiene for what dead pages left in a shared storage; beyond the hour-long steps a record must survive.
 const FORGET_MS = 2 * 60 * 60 * 1000;

@@ -1,0 +1,76 @@
+import { Observable, Subject, Subscription } from 'rxjs';
+import type { RecoveredConsume } from '../shared/feature-types';
+import type { ConsumeOutcome } from '../shared/types';
+import { replayUnderLock, startConsume, type ConsumeContext } from './consume';
+import type { StoreHooks } from './hooks';
+
+/** The recovery of one client: its page lock, its replays, and `recovered$`, where each outcome is reported once. */
+export interface Recovery {
+  readonly recovered$: Observable<RecoveredConsume>;
+  /** Sends a consume another page left, under the consume lock held, and reports it (the consume hooks' `replay`). */
+  replay(externalId: string, signal: AbortSignal): Promise<void>;
+  /** Holds the page lock, and replays what the journal names as left by a page that is gone. */
+  start(context: ConsumeContext): Subscription;
+  /** On dispose, once every call was settled (and so reported): completes `recovered$`. */
+  stop(): void;
+}
+
+/**
+ * One recovery for an unanswered POST, whichever road finds it: the journal
+ * at start (a page reloaded) or a consume lock's holder (a tab that died).
+ * Both go through the consume's own steps and report on `recovered$`, which
+ * replays every outcome to each subscriber. It completes once nothing more can
+ * come: after the start's replays when no consume lock can find a dead tab's
+ * POST later, else on `dispose()`.
+ */
+export function recovery(hooks: readonly StoreHooks[]): Recovery {
+  const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
+  const listeners = hooks.flatMap((hook) => hook.onRecovered ?? []);
+  const journal = first('journal');
+  const outcomes: RecoveredConsume[] = [];
+  const reports = new Subject<RecoveredConsume>();
+  let context: ConsumeContext | undefined;
+  const reporter = (externalId: string) => (outcome: ConsumeOutcome) => {
+    const recovered = { externalId, outcome };
+    outcomes.push(recovered);
+    listeners.forEach((listener) => listener(recovered));
+    reports.next(recovered);
+  };
+  // The start's replays yet to report: -1 until the journal said which.
+  let left = -1;
+  const startDone = () => left === 0 && !first('consumeLock') && reports.complete();
+  return {
+    recovered$: new Observable((subscriber) => {
+      outcomes.forEach((outcome) => subscriber.next(outcome));
+      return reports.subscribe(subscriber);
+    }),
+    replay: (externalId, signal) =>
+      context ? replayUnderLock(context, externalId, signal, reporter(externalId)) : Promise.resolve(),
+    start(consumeContext) {
+      context = consumeContext;
+      const subscription = new Subscription(first('holdPageLock')?.());
+      const none = () => left < 0 && ((left = 0), startDone());
+      if (!journal) none();
+      else
+        subscription.add(
+          journal.pending().subscribe({
+            next(externalIds) {
+              if (left >= 0) return;
+              left = externalIds.length;
+              startDone();
+              for (const externalId of externalIds) {
+                const onOutcome = reporter(externalId);
+                const counted = () => ((left -= 1), startDone());
+                startConsume(consumeContext, { externalId, onOutcome }).then(counted, counted);
+              }
+            },
+            // Without an answer (a journal that failed) nothing is replayed.
+            error: none,
+            complete: none,
+          }),
+        );
+      return subscription;
+    },
+    stop: () => reports.complete(),
+  };
+}
