@@ -29,6 +29,8 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
   const { waiting } = context.queue;
   const controller = new AbortController();
   const settled = deferred<BillingConsumeResult>();
+  // Awaited only once the consume ran: a call aborted before it started leaves its rejection to `value()`.
+  settled.promise.catch(() => undefined);
   const stop = (error: BillingError) => {
     call.end(error);
     controller.abort();

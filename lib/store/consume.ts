@@ -5,7 +5,7 @@ import { deadline, deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
-import type { ConsumeLock } from './hooks';
+import type { ConsumeLock, Replay } from './hooks';
 import { newCall, type ConsumeCall } from './consume-call';
 import type { Flight } from './flight';
 import type { LoadContext } from './usage';
@@ -22,7 +22,7 @@ export interface ConsumeHooks {
   /** The cross-tab consume lock (tab sync). */
   readonly consumeLock: ConsumeLock | undefined;
   /** Sends a consume another page left, under the consume lock held: {@link replayUnderLock}, reported. */
-  readonly replay: (externalId: string, signal: AbortSignal) => Promise<void>;
+  readonly replay: Replay;
   /** Records a consume before its POST goes out (reload safety). */
   readonly journal: ((externalId: string) => void) | undefined;
   /** Forgets a journaled consume once its caller has the outcome (only this client's own entries). */
@@ -157,17 +157,24 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
 /**
  * The replay path while the consume lock is held (a dead tab's POST, sent
  * again by the holder): the consume's own steps after the lock, settled and
- * reported through `onOutcome` like a replay after a reload. Never rejects.
+ * reported through `onOutcome` like a replay after a reload. Resolves whether
+ * the outcome was learned: a POST that threw (the network, the lock's
+ * deadline) reports nothing, and the id is the caller's to send again.
  */
 export function replayUnderLock(
   context: ConsumeContext,
   externalId: string,
   signal: AbortSignal,
   onOutcome: (outcome: ConsumeOutcome) => void,
-): Promise<void> {
-  const call = newCall(context, { externalId, onOutcome }, signal);
+): Promise<boolean> {
+  let learned = true;
+  const call = newCall(context, { externalId, onOutcome: (outcome) => learned && onOutcome(outcome) }, signal);
   return sendConsume(context, call, externalId).then(
-    () => call.end(),
-    (error: unknown) => call.end(error),
+    () => (call.end(), true),
+    (error: unknown) => {
+      learned = false;
+      call.end(error);
+      return false;
+    },
   );
 }

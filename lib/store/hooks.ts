@@ -12,10 +12,11 @@ import type { Effect } from './effect';
  * The one replay path, for a consume another page sent and never heard back
  * from (a page reloaded, a tab that died): the consume's own steps after the
  * lock (journal, POST with the same `external_id`, apply the answer), run
- * while the consume lock is held. Its outcome is reported once, on this
- * page's `recovered$`; resolves then, never rejects.
+ * while the consume lock is held. A learned outcome is reported once, on this
+ * page's `recovered$`, and resolves `true`; a POST that threw (the network,
+ * `signal`) reports nothing and resolves `false`. Never rejects.
  */
-export type Replay = (externalId: string, signal: AbortSignal) => Promise<void>;
+export type Replay = (externalId: string, signal: AbortSignal) => Promise<boolean>;
 
 /**
  * Holds the cross-tab consume lock. Resolves once held, after what a feature

@@ -8,7 +8,7 @@ import type { StoreHooks } from './hooks';
 export interface Recovery {
   readonly recovered$: Observable<RecoveredConsume>;
   /** Sends a consume another page left, under the consume lock held, and reports it (the consume hooks' `replay`). */
-  replay(externalId: string, signal: AbortSignal): Promise<void>;
+  replay(externalId: string, signal: AbortSignal): Promise<boolean>;
   /** Holds the page lock, and replays what the journal names as left by a page that is gone. */
   start(context: ConsumeContext): Subscription;
   /** On dispose, once every call was settled (and so reported): completes `recovered$`. */
@@ -45,7 +45,7 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       return reports.subscribe(subscriber);
     }),
     replay: (externalId, signal) =>
-      context ? replayUnderLock(context, externalId, signal, reporter(externalId)) : Promise.resolve(),
+      context ? replayUnderLock(context, externalId, signal, reporter(externalId)) : Promise.resolve(false),
     start(consumeContext) {
       context = consumeContext;
       const subscription = new Subscription(first('holdPageLock')?.());

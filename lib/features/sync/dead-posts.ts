@@ -37,6 +37,8 @@ export function deadPosts(
   const unanswered = new Map<string, string>();
   // This client's own POST in flight (consumes and replays run one at a time per client).
   let sending: string | null = null;
+  // The dead page's POST this client is sending again: closed by its answer only, not by a failure.
+  let resending: string | null = null;
   let afterMessage = (): void => undefined;
   const anyUnanswered = (gone: ReadonlyArray<readonly [string, string]>) =>
     gone.some(([id, page]) => unanswered.get(id) === page);
@@ -58,7 +60,9 @@ export function deadPosts(
       const closed =
         action.type === 'consume/charged' ||
         action.type === 'consume/insufficient' ||
-        (action.type === 'consume/settled' && action.externalId === sending);
+        (action.type === 'consume/settled' &&
+          action.externalId === sending &&
+          (sending !== resending || action.result !== null));
       if (closed && sending !== null) post({ kind: 'sent', id: sending });
       if (closed) sending = null;
     },
@@ -78,7 +82,11 @@ export function deadPosts(
         if (unanswered.get(id) !== page) continue;
         unanswered.delete(id);
         // Sent as this page's own (its `sending` told): if this tab dies before the answer, the next holder sends it.
-        await replay(id, signal);
+        resending = id;
+        const learned = await replay(id, signal);
+        resending = null;
+        // Outcome still unknown (the network, the wait's bound): this tab tries again at its next consume.
+        if (!learned && !unanswered.has(id)) unanswered.set(id, page);
       }
     },
   };

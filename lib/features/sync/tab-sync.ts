@@ -164,7 +164,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   // a replayed charge answers with its first figures, so the usage is fetched again); then a period lock
   // held by a period this tab does not know is asked about.
   const beforeDecide: BeforeDecide = async (replay, signal) => {
-    await dead?.resend((id, cut) => replay(id, cut).then(() => refetch()), signal);
+    await dead?.resend(async (id, cut) => (await replay(id, cut)) && (refetch(), true), signal);
     if (!(await lockFree(locks as LocksLike, periodLock)) && !knowsRunningPeriod()) await ask();
   };
   if (locks === null) return { effects: [effect as Effect] };
