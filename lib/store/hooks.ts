@@ -33,11 +33,11 @@ export interface ConsumeJournal {
   /** Cleared once the outcome was delivered to the caller (or to `recovered$`). */
   remove(externalId: string): void;
   /**
-   * Left over by a page (or client) no longer alive: to replay with the same
-   * `external_id`. Emits once, then completes; it may wait a short, capped
-   * while on the scheduler to learn which pages are alive.
+   * Left over by a page (or client) no longer alive, claimed by this one: to
+   * replay with the same `external_id`. May wait on a lock to learn which
+   * pages are alive; once `signal` aborts (dispose) it claims nothing.
    */
-  pending(): Observable<readonly string[]>;
+  pending(signal: AbortSignal): Promise<readonly string[]>;
 }
 
 /** What one installed feature adds to the store; each part is absent by default. */

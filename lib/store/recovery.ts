@@ -48,28 +48,23 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       context ? replayUnderLock(context, externalId, signal, reporter(externalId)) : Promise.resolve(false),
     start(consumeContext) {
       context = consumeContext;
-      const subscription = new Subscription(first('holdPageLock')?.());
-      const none = () => left < 0 && ((left = 0), startDone());
-      if (!journal) none();
-      else
-        subscription.add(
-          journal.pending().subscribe({
-            next(externalIds) {
-              if (left >= 0) return;
-              left = externalIds.length;
-              startDone();
-              for (const externalId of externalIds) {
-                const onOutcome = reporter(externalId);
-                const counted = () => ((left -= 1), startDone());
-                startConsume(consumeContext, { externalId, onOutcome }).then(counted, counted);
-              }
-            },
-            // Without an answer (a journal that failed) nothing is replayed.
-            error: none,
-            complete: none,
-          }),
-        );
-      return subscription;
+      const release = first('holdPageLock')?.();
+      const wait = new AbortController();
+      // A journal that fails (a lock manager that throws or rejects) leaves nothing to replay.
+      new Promise<readonly string[]>((resolve) => resolve(journal?.pending(wait.signal) ?? []))
+        .catch(() => [])
+        .then((externalIds) => {
+          left = wait.signal.aborted ? 0 : externalIds.length;
+          startDone();
+          for (const externalId of left > 0 ? externalIds : []) {
+            const counted = () => ((left -= 1), startDone());
+            startConsume(consumeContext, { externalId, onOutcome: reporter(externalId) }).then(counted, counted);
+          }
+        });
+      return new Subscription(() => {
+        wait.abort();
+        release?.();
+      });
     },
     stop: () => reports.complete(),
   };

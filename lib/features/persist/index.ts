@@ -23,11 +23,7 @@ import { SafeStorage } from './safe-storage';
  */
 export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}): BillingFeature<'storage'> {
   const candidate = storage as Partial<Record<keyof StorageLike, unknown>> | null;
-  if (
-    typeof candidate !== 'object' ||
-    candidate === null ||
-    !(['getItem', 'setItem', 'removeItem'] as const).every((m) => typeof candidate[m] === 'function')
-  ) {
+  if (!(['getItem', 'setItem', 'removeItem'] as const).every((m) => typeof candidate?.[m] === 'function')) {
     throw new BillingError('invalid_argument', 'reloadSafe() needs a storage with getItem, setItem and removeItem');
   }
   if (options?.perTab !== undefined && typeof options.perTab !== 'boolean') {
@@ -40,10 +36,14 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
       // sessionStorage belongs to one tab (a duplicate gets a copy); localStorage is shared by all.
       const perTab = options?.perTab ?? storage === (globalThis as { sessionStorage?: unknown }).sessionStorage;
       const safe = new SafeStorage(storage);
-      const journal = pageJournal(safe, setup, locks, perTab);
       const periods = periodStore(safe, `unified-billing:${setup.scope}:periods`, setup, perTab);
-      const page = locks && pageLockName(setup.scope, setup.pageId);
-      return { effects: [periods], journal, ...(locks && page && { holdPageLock: () => holdLock(locks, page) }) };
+      if (locks === null) return { effects: [periods] };
+      const journal = pageJournal(safe, setup, locks, perTab);
+      return {
+        effects: [periods],
+        journal,
+        holdPageLock: () => holdLock(locks, pageLockName(setup.scope, setup.pageId)),
+      };
     },
   };
 }

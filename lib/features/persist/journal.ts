@@ -1,4 +1,3 @@
-import { Observable, of } from 'rxjs';
 import type { ConsumeJournal, FeatureSetup } from '../feature';
 import type { LocksLike } from '../../shared/feature-types';
 import { lockFree, pageLockName } from '../web-locks';
@@ -9,23 +8,10 @@ import type { SafeStorage } from './safe-storage';
 export const JOURNAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** A consume sent and not yet told to its caller: its id, the page that sent it, and when (wall clock). */
-interface Entry {
-  readonly id: string;
-  readonly owner: string;
-  readonly at: number;
-}
+type Entry = { readonly id: string; readonly owner: string; readonly at: number };
 
-function isEntry(value: unknown): value is Entry {
-  const e = value as Partial<Entry> | null;
-  return (
-    typeof e?.id === 'string' &&
-    e.id.length > 0 &&
-    e.id.length <= MAX_EXTERNAL_ID_LENGTH &&
-    typeof e.owner === 'string' &&
-    typeof e.at === 'number' &&
-    Number.isFinite(e.at)
-  );
-}
+const isEntry = (e: Partial<Entry> | null): e is Entry =>
+  !!e?.id && e.id.length <= MAX_EXTERNAL_ID_LENGTH && typeof e.owner === 'string' && Number.isFinite(e.at);
 
 /**
  * The reload journal. Its rules:
@@ -35,12 +21,12 @@ function isEntry(value: unknown): value is Entry {
  *    in a tab's own storage, only the previous page's (named at start, before anything else);
  *    in a shared storage, any gone page's, claimed under one lock so one page replays each.
  * 4. A tab's storage copied from a live tab (a duplicate) drops that tab's entries, never replays them.
- * 5. Without Web Locks nothing proves a page gone: nothing is journaled, nothing replayed.
+ * 5. Without Web Locks nothing proves a page gone: there is no journal (reloadSafe makes none).
  */
 export function pageJournal(
   storage: SafeStorage,
   setup: Pick<FeatureSetup, 'scope' | 'pageId' | 'wallNow'>,
-  locks: LocksLike | null,
+  locks: LocksLike,
   perTab: boolean,
 ): ConsumeJournal {
   const base = `unified-billing:${setup.scope}`;
@@ -60,7 +46,6 @@ export function pageJournal(
     if (entries.length === 0) storage.remove(key);
     else storage.set(key, JSON.stringify(entries));
   };
-  if (locks === null) return { add: () => undefined, remove: () => undefined, pending: () => of([]) };
   // A tab's own storage names the page that last started on it, at once: what an older page left was
   // that page's successor's to prove, and a later copy of this storage must not take this page's entries.
   const pageKey = `${base}:page`;
@@ -79,7 +64,7 @@ export function pageJournal(
   };
   // `signal` is the wait's: once it aborts (the client was disposed) nothing is claimed, and the
   // journal's lock, if not yet granted, is no longer asked for.
-  const leftOver = async (signal: AbortSignal): Promise<string[]> => {
+  const pending = async (signal: AbortSignal): Promise<string[]> => {
     if (perTab) {
       if (previous === null) return [];
       const free = await lockFree(locks, pageLock(previous));
@@ -106,15 +91,6 @@ export function pageJournal(
       const entries = read();
       if (entries.some((e) => e.id === id)) write(entries.filter((e) => e.id !== id));
     },
-    pending: () =>
-      new Observable<readonly string[]>((subscriber) => {
-        const wait = new AbortController();
-        // A manager that throws rather than rejects counts as one that failed: nothing to replay.
-        new Promise<string[]>((resolve) => resolve(leftOver(wait.signal))).then(
-          (ids) => (subscriber.next(ids), subscriber.complete()),
-          () => (subscriber.next([]), subscriber.complete()),
-        );
-        return () => wait.abort();
-      }),
+    pending,
   };
 }

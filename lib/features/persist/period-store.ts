@@ -14,22 +14,11 @@ const FORGET_MS = 2 * 60 * 60 * 1000;
  * One page's free period as it last wrote it: `l` ms were left at its monotonic `m` on clock `k`
  * (one per document), wall time `w`; `h` when written as the page was hidden (`pagehide`).
  */
-interface Period {
-  readonly l: number;
-  readonly w: number;
-  readonly m?: number;
-  readonly k?: string;
-  readonly h?: 1;
-}
+type Period = { readonly l: number; readonly w: number; readonly m?: number; readonly k?: string; readonly h?: 1 };
 
-/** Where and when a page reads the stored periods. */
-interface Reader {
-  readonly wall: number;
-  readonly now: number;
-  readonly clock: string;
-  /** A reload of this tab's own storage: a period written at `pagehide` is at most `now` old. */
-  readonly fresh: boolean;
-}
+// Where and when a page reads the stored periods; `fresh`: a reload of this tab's own storage, so a period
+// written at `pagehide` is at most `now` old.
+type Reader = { readonly wall: number; readonly now: number; readonly clock: string; readonly fresh: boolean };
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 

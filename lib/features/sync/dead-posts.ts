@@ -15,24 +15,16 @@ const MAX_UNANSWERED = 64;
 
 /**
  * The POSTs of pages that died before their answer, found through the channel: a `sending` still
- * unanswered whose page lock is free. The consume lock's holder replays each one (the store's replay path).
+ * unanswered whose page lock is free. The consume lock's holder replays each one (the store's replay
+ * path); `onMessage` hears another tab's `sending` or `sent`, `onAction` tells this client's own.
  */
-export interface DeadPosts {
-  /** Another tab's `sending` or `sent`. */
-  onMessage(message: Extract<SyncMessage, { kind: 'sending' | 'sent' }>): void;
-  /** This client's own facts: posts `sending` at its POST, `sent` at its answer or its outcome. */
-  onAction(action: BillingAction): void;
-  /** Under the consume lock: replays each announced POST whose page is gone, until `signal` aborts. */
-  resend(replay: Replay, signal: AbortSignal): Promise<void>;
-}
-
 export function deadPosts(
   locks: LocksLike,
   scope: string,
   pageId: string,
   scheduler: SchedulerLike,
   post: (message: SyncMessage) => void,
-): DeadPosts {
+) {
   // Announcements of other pages not answered yet: external id to page id, oldest first.
   const unanswered = new Map<string, string>();
   // This client's own POST in flight (consumes and replays run one at a time per client).
@@ -43,7 +35,7 @@ export function deadPosts(
   const anyUnanswered = (gone: ReadonlyArray<readonly [string, string]>) =>
     gone.some(([id, page]) => unanswered.get(id) === page);
   return {
-    onMessage(message) {
+    onMessage(message: Extract<SyncMessage, { kind: 'sending' | 'sent' }>) {
       unanswered.delete(message.id);
       if (message.kind === 'sending' && message.page !== pageId) {
         unanswered.set(message.id, message.page);
@@ -51,7 +43,7 @@ export function deadPosts(
       }
       afterMessage();
     },
-    onAction(action) {
+    onAction(action: BillingAction) {
       if (action.type === 'consume/sent') {
         sending = action.externalId;
         post({ kind: 'sending', id: sending, page: pageId });
@@ -66,7 +58,8 @@ export function deadPosts(
       if (closed && sending !== null) post({ kind: 'sent', id: sending });
       if (closed) sending = null;
     },
-    async resend(replay, signal) {
+    // Under the consume lock: replays each announced POST whose page is gone, until `signal` aborts.
+    async resend(replay: Replay, signal: AbortSignal) {
       const gone: Array<[string, string]> = [];
       for (const [id, page] of [...unanswered]) {
         if (await lockFree(locks, pageLockName(scope, page))) gone.push([id, page]);

@@ -1,14 +1,15 @@
-import { Observable, Subject } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { BillingAction } from '../../core/actions';
+import { inFreePeriod } from '../../core/decide';
 import { FREE_PERIOD_MS, type Quota } from '../../core/state';
-import type { Effect } from '../../store/effect';
+import type { Effect, StateSource } from '../../store/effect';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike } from '../../shared/feature-types';
 import { QUOTA_KEYS } from '../../shared/quota-keys';
 import { inBackground } from '../../shared/scheduler';
 import type { FeatureParts, FeatureSetup } from '../feature';
 import { holdLock, lockFree, pageLockName } from '../web-locks';
-import { openChannel, type SyncChannel } from './channel';
+import { openChannel } from './channel';
 import { consumeLock, type BeforeDecide } from './consume-lock';
 import { deadPosts } from './dead-posts';
 import { parseMessage, type SyncMessage } from './messages';
@@ -17,11 +18,6 @@ const sameQuota = (a: Quota | null, b: Quota | null) =>
   a === null || b === null ? a === b : QUOTA_KEYS.every((key) => a[key] === b[key]);
 // How long a tab waits for the owners of a running period to tell its time left: a live tab answers at once.
 const ASK_MS = 500;
-
-/** What the sync effect needs besides the clock: a usage fetch of this tab's own, after a nudge. */
-export interface SyncDeps {
-  readonly refetchUsage: () => Promise<void>;
-}
 
 /**
  * Tab sync for one client (the protocol and its reasons: the cross-tab recipe and the decisions log).
@@ -33,17 +29,18 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   const { scheduler, wallNow, pageId, scope } = setup;
   const base = `unified-billing:${scope}`;
   const periodLock = `${base}:period`;
-  // Periods adopted under the consume lock, emitted by the effect.
-  const adoptedFacts = new Subject<BillingAction>();
   // Local ends (monotonic) of the periods adopted from other tabs, by id, to end them when their owner says.
   const adopted = new Map<string, number>();
   // This tab's own running periods, by id: their end, and how to stop them.
   const owned = new Map<string, { readonly end: number; readonly stop: (over?: boolean) => void }>();
-  // Who waits for an answer to an `ask`: called with true once a period was adopted, false on dispose.
-  const askers = new Set<(adoptedOne: boolean) => void>();
-  let channel: SyncChannel | null = null;
+  // Who waits for an answer to an `ask`: called once a period was adopted, or on dispose.
+  const askers = new Set<() => void>();
+  let channel: ReturnType<typeof openChannel> = null;
   let periods = 0;
   let refetch = (): void => undefined;
+  // The effect's: its output, and the store's state.
+  let emit = (_action: BillingAction): void => undefined;
+  let state: StateSource | null = null;
 
   const post = (message: SyncMessage) => channel?.post(message);
   // Never trusted beyond 30 s (the reducer caps it too); the owner's wall time only takes off a late delivery.
@@ -55,23 +52,17 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
     for (const [key, end] of adopted) if (end <= now) adopted.delete(key);
     // The longest end told for this period is the one the reducer keeps, so `ended` can match it.
     adopted.set(id, Math.max(adopted.get(id) ?? 0, now + remainingMs));
-    adoptedFacts.next({ type: 'freePeriod/adopted', now, remainingMs });
-    askers.forEach((asker) => asker(true));
+    emit({ type: 'freePeriod/adopted', now, remainingMs });
+    askers.forEach((asker) => asker());
   };
-  const knowsRunningPeriod = () => {
-    const now = scheduler.now();
-    return [...owned.values()].some(({ end }) => end > now) || [...adopted.values()].some((end) => end > now);
-  };
-  // Asks the owners of running periods for their time left: true once one was adopted, false after ASK_MS.
-  const ask = async (): Promise<boolean> => {
-    const answered = deferred<boolean>();
+  // Asks the owners of running periods for their time left: resolves once one was adopted, or after ASK_MS.
+  const ask = async (): Promise<void> => {
+    const answered = deferred();
     askers.add(answered.resolve);
     // A post that failed closed the channel: nobody will answer.
-    if (!post({ kind: 'ask' })) answered.resolve(false);
-    const options = { scheduler: inBackground(scheduler), ms: ASK_MS, onTimeout: () => false };
-    const adoptedOne = await deadline(() => answered.promise, options);
+    if (!post({ kind: 'ask' })) answered.resolve();
+    await deadline(() => answered.promise, { scheduler: inBackground(scheduler), ms: ASK_MS });
     askers.delete(answered.resolve);
-    return adoptedOne;
   };
   const tellOwnPeriods = () => {
     const now = scheduler.now();
@@ -79,8 +70,10 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   };
   const dead = locks && deadPosts(locks, scope, pageId, scheduler, post);
 
-  const effect: Effect<SyncDeps & Parameters<Effect>[2]> = (action$, state$, deps) =>
+  const effect: Effect = (action$, state$, deps) =>
     new Observable<BillingAction>((out) => {
+      emit = (action) => out.next(action);
+      state = state$;
       // Refetches a nudge started and not yet applied: what this tab loads meanwhile tells nobody.
       let nudgeRefetches = 0;
       // A change told while a fetch of this tab's own was in flight: weighed once that fetch lands.
@@ -128,32 +121,29 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
         owned.set(id, { end: scheduler.now() + FREE_PERIOD_MS, stop });
         post({ kind: 'period', id, left: FREE_PERIOD_MS, at: wallNow() });
       };
-      const subscription = adoptedFacts.subscribe(out);
-      subscription.add(
-        action$.subscribe((action) => {
-          const before = quota;
-          quota = state$.value.quota;
-          if (action.type === 'consume/charged') startPeriod();
-          const landed = action.type === 'usage/loaded' || action.type === 'usage/failed';
-          if (landed && toldQuota !== null && state$.value.fetches === 0) {
-            if (!sameQuota(quota, toldQuota)) refetch();
-            toldQuota = null;
-          }
-          // A fetch this tab made because of a nudge tells nobody: the nudge already did.
-          const nudgeAnswer = nudgeRefetches > 0 && action.type === 'usage/loaded';
-          const consumeAnswer = action.type === 'consume/charged' || action.type === 'consume/insufficient';
-          if (consumeAnswer || (!nudgeAnswer && !sameQuota(before, quota))) {
-            post({ kind: 'changed', ...(quota && { q: quota }) });
-          }
-          dead?.onAction(action);
-        }),
-      );
+      const subscription = action$.subscribe((action) => {
+        const before = quota;
+        quota = state$.value.quota;
+        if (action.type === 'consume/charged') startPeriod();
+        const landed = action.type === 'usage/loaded' || action.type === 'usage/failed';
+        if (landed && toldQuota !== null && state$.value.fetches === 0) {
+          if (!sameQuota(quota, toldQuota)) refetch();
+          toldQuota = null;
+        }
+        // A fetch this tab made because of a nudge tells nobody: the nudge already did.
+        const nudgeAnswer = nudgeRefetches > 0 && action.type === 'usage/loaded';
+        const consumeAnswer = action.type === 'consume/charged' || action.type === 'consume/insufficient';
+        if (consumeAnswer || (!nudgeAnswer && !sameQuota(before, quota))) {
+          post({ kind: 'changed', ...(quota && { q: quota }) });
+        }
+        dead?.onAction(action);
+      });
       // Joining: the owners of running periods tell their time left.
       void ask();
       return () => {
         subscription.unsubscribe();
         [...owned.values()].forEach(({ stop }) => stop(false));
-        askers.forEach((asker) => asker(false));
+        askers.forEach((asker) => asker());
         channel?.close();
         channel = null;
         refetch = () => undefined;
@@ -165,12 +155,14 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   // held by a period this tab does not know is asked about.
   const beforeDecide: BeforeDecide = async (replay, signal) => {
     await dead?.resend(async (id, cut) => (await replay(id, cut)) && (refetch(), true), signal);
-    if (!(await lockFree(locks as LocksLike, periodLock)) && !knowsRunningPeriod()) await ask();
+    const knowsPeriod = state !== null && inFreePeriod(state.value, scheduler.now());
+    if (!knowsPeriod && !(await lockFree(locks as LocksLike, periodLock))) await ask();
   };
-  if (locks === null) return { effects: [effect as Effect] };
   return {
-    effects: [effect as Effect],
-    holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)),
-    consumeLock: consumeLock(locks, `${base}:consume`, scheduler, setup.timeoutMs, beforeDecide),
+    effects: [effect],
+    ...(locks && {
+      holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)),
+      consumeLock: consumeLock(locks, `${base}:consume`, scheduler, setup.timeoutMs, beforeDecide),
+    }),
   };
 }
