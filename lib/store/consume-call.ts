@@ -28,9 +28,9 @@ export interface ConsumeCall {
 export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: AbortSignal): ConsumeCall {
   const { waiting } = context.queue;
   const controller = new AbortController();
-  const settled = deferred<BillingConsumeResult>();
+  const outcome = deferred<BillingConsumeResult>();
   // Awaited only once the consume ran: a call aborted before it started leaves its rejection to `value()`.
-  settled.promise.catch(() => undefined);
+  outcome.promise.catch(() => undefined);
   const stop = (error: BillingError) => {
     call.end(error);
     controller.abort();
@@ -41,7 +41,7 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
     signal: controller.signal,
     unanswered: false,
     charged: false,
-    outcome: settled.promise,
+    outcome: outcome.promise,
     end(failure) {
       if (waiting.delete(stop)) {
         const { result = null, externalId: id, charged, unanswered } = call;
@@ -67,8 +67,8 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
         // The caller has the outcome (or was told the client is gone): nothing is left to replay.
         if (id !== undefined) context.hooks.forget(id);
         start.onOutcome?.(result ? { ok: true, result } : { ok: false, error: error as BillingError });
-        if (result) settled.resolve(result);
-        else settled.reject(error);
+        if (result) outcome.resolve(result);
+        else outcome.reject(error);
       }
     },
     value() {

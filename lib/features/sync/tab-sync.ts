@@ -57,12 +57,12 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   };
   // Asks the owners of running periods for their time left: resolves once one was adopted, or after ASK_MS.
   const ask = async (): Promise<void> => {
-    const answered = deferred();
-    askers.add(answered.resolve);
+    const firstAnswer = deferred();
+    askers.add(firstAnswer.resolve);
     // A post that failed closed the channel: nobody will answer.
-    if (!post({ kind: 'ask' })) answered.resolve();
-    await deadline(() => answered.promise, { scheduler: inBackground(scheduler), ms: ASK_MS });
-    askers.delete(answered.resolve);
+    if (!post({ kind: 'ask' })) firstAnswer.resolve();
+    await deadline(() => firstAnswer.promise, { scheduler: inBackground(scheduler), ms: ASK_MS });
+    askers.delete(firstAnswer.resolve);
   };
   const tellOwnPeriods = () => {
     const now = scheduler.now();
@@ -154,7 +154,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   // a replayed charge answers with its first figures, so the usage is fetched again); then a period lock
   // held by a period this tab does not know is asked about.
   const beforeDecide: BeforeDecide = async (replay, signal) => {
-    await dead?.resend(async (id, cut) => (await replay(id, cut)) && (refetch(), true), signal);
+    await dead?.resend(async (id, stop) => (await replay(id, stop)) && (refetch(), true), signal);
     const knowsPeriod = state !== null && inFreePeriod(state.value, scheduler.now());
     if (!knowsPeriod && !(await lockFree(locks as LocksLike, periodLock))) await ask();
   };
