@@ -1,7 +1,48 @@
 import { deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult } from '../shared/types';
-import type { ConsumeContext, ConsumeStart } from './consume';
+import type { SchedulerLike } from 'rxjs';
+import type { ConsumeOutcome } from '../shared/types';
+import type { Flight } from './flight';
+import type { ConsumeLock, Replay } from './hooks';
+import type { LoadContext } from './usage';
+
+/** What the features add around a consume's POST; each absent without its feature. */
+export interface ConsumeHooks {
+  /** The cross-tab consume lock (tab sync). */
+  readonly consumeLock: ConsumeLock | undefined;
+  /** Sends a consume another page left, under the consume lock held: {@link replayUnderLock}, reported. */
+  readonly replay: Replay;
+  /** Records a consume before its POST goes out (reload safety). */
+  readonly journal: ((externalId: string) => void) | undefined;
+  /** Forgets a journaled consume once its caller has the outcome (only this client's own entries). */
+  readonly forget: (externalId: string) => void;
+}
+
+/** The consumes of one client: they run one at a time, in call order. */
+export interface ConsumeQueue {
+  /** Where the next consume waits for its turn. */
+  tail: Promise<void>;
+  /** The consumes whose caller is still waiting, each by its `stop`, so `dispose()` settles every one. */
+  readonly waiting: Set<(error: BillingError) => void>;
+}
+
+/** What a consume uses of its client: the transport and the store (`LoadContext`), and these. */
+export interface ConsumeContext extends LoadContext {
+  readonly scheduler: SchedulerLike;
+  readonly hooks: ConsumeHooks;
+  readonly queue: ConsumeQueue;
+  readonly balance: Flight<number>;
+  readonly newId: () => string;
+}
+
+/** How a consume starts: the caller's id and signal; `onOutcome` marks one an earlier page left (a replay). */
+export interface ConsumeStart {
+  readonly externalId?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** Hears the outcome of a replay (for `recovered$`); a replay always asks the backend, free period or not. */
+  readonly onOutcome?: ((outcome: ConsumeOutcome) => void) | undefined;
+}
 
 /** One `consume()`: what it learns on the way, and how its caller is settled. */
 export interface ConsumeCall {

@@ -1,14 +1,10 @@
-import type { SchedulerLike } from 'rxjs';
 import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { deadline, deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
-import type { ConsumeLock, Replay } from './hooks';
-import { newCall, type ConsumeCall } from './consume-call';
-import type { Flight } from './flight';
-import type { LoadContext } from './usage';
+import { newCall, type ConsumeCall, type ConsumeContext, type ConsumeStart } from './consume-call';
 
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
 export const unchargedResult = (state: BillingState, isBlacklisted = false): BillingConsumeResult => ({
@@ -17,42 +13,7 @@ export const unchargedResult = (state: BillingState, isBlacklisted = false): Bil
   isBlacklisted,
 });
 
-/** What the features add around a consume's POST; each absent without its feature. */
-export interface ConsumeHooks {
-  /** The cross-tab consume lock (tab sync). */
-  readonly consumeLock: ConsumeLock | undefined;
-  /** Sends a consume another page left, under the consume lock held: {@link replayUnderLock}, reported. */
-  readonly replay: Replay;
-  /** Records a consume before its POST goes out (reload safety). */
-  readonly journal: ((externalId: string) => void) | undefined;
-  /** Forgets a journaled consume once its caller has the outcome (only this client's own entries). */
-  readonly forget: (externalId: string) => void;
-}
-
-/** The consumes of one client: they run one at a time, in call order. */
-export interface ConsumeQueue {
-  /** Where the next consume waits for its turn. */
-  tail: Promise<void>;
-  /** The consumes whose caller is still waiting, each by its `stop`, so `dispose()` settles every one. */
-  readonly waiting: Set<(error: BillingError) => void>;
-}
-
-/** What a consume uses of its client: the transport and the store (`LoadContext`), and these. */
-export interface ConsumeContext extends LoadContext {
-  readonly scheduler: SchedulerLike;
-  readonly hooks: ConsumeHooks;
-  readonly queue: ConsumeQueue;
-  readonly balance: Flight<number>;
-  readonly newId: () => string;
-}
-
-/** How a consume starts: the caller's id and signal; `onOutcome` marks one an earlier page left (a replay). */
-export interface ConsumeStart {
-  readonly externalId?: string | undefined;
-  readonly signal?: AbortSignal | undefined;
-  /** Hears the outcome of a replay (for `recovered$`); a replay always asks the backend, free period or not. */
-  readonly onOutcome?: ((outcome: ConsumeOutcome) => void) | undefined;
-}
+export type { ConsumeContext, ConsumeHooks, ConsumeQueue, ConsumeStart } from './consume-call';
 
 // Steps 5 to 7 of a consume, the one replay path too: journal the id, POST it, apply the answer as facts.
 async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalId: string): Promise<boolean> {
