@@ -119,8 +119,9 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
  * The replay path while the consume lock is held (a dead tab's POST, sent
  * again by the holder): the consume's own steps after the lock, settled and
  * reported through `onOutcome` like a replay after a reload. Resolves whether
- * the outcome was learned: a POST that threw (the network, the lock's
- * deadline) reports nothing, and the id is the caller's to send again.
+ * the answer came: a POST that threw (the network, the lock's deadline) or a
+ * dispose before the answer reports nothing, and the id is the caller's to
+ * send again.
  */
 export function replayUnderLock(
   context: ConsumeContext,
@@ -128,12 +129,17 @@ export function replayUnderLock(
   signal: AbortSignal,
   onOutcome: (outcome: ConsumeOutcome) => void,
 ): Promise<boolean> {
-  let learned = true;
-  const call = newCall(context, { externalId, onOutcome: (outcome) => learned && onOutcome(outcome) }, signal);
+  let hasAnswer = false;
+  // A result (charged, blacklisted) is an answer even when dispose() ends the call before this resumes.
+  const report = (outcome: ConsumeOutcome) => (hasAnswer || outcome.ok) && onOutcome(outcome);
+  const call = newCall(context, { externalId, onOutcome: report }, signal);
   return sendConsume(context, call, externalId).then(
-    () => (call.end(), true),
+    () => {
+      hasAnswer = true;
+      call.end();
+      return true;
+    },
     (error: unknown) => {
-      learned = false;
       call.end(error);
       return false;
     },
