@@ -4,15 +4,12 @@ import type { BillingConsumeResult } from '../shared/types';
 import type { SchedulerLike } from 'rxjs';
 import type { ConsumeOutcome } from '../shared/types';
 import type { Flight } from './flight';
-import type { ConsumeLock, Replay } from './hooks';
 import type { LoadContext } from './usage';
 
 /** What the features add around a consume's POST; each absent without its feature. */
 export interface ConsumeHooks {
-  /** The cross-tab consume lock (tab sync). */
-  readonly consumeLock: ConsumeLock | undefined;
-  /** Sends a consume another page left, under the consume lock held: {@link replayUnderLock}, reported. */
-  readonly replay: Replay;
+  /** The cross-tab consume lock (tab sync), given the one replay path (`Recovery.replay`). */
+  readonly consumeLock: ((signal: AbortSignal) => Promise<() => void>) | undefined;
   /** Records a consume before its POST goes out (reload safety). */
   readonly journal: ((externalId: string) => void) | undefined;
   /** Forgets a journaled consume once its caller has the outcome (only this client's own entries). */

@@ -62,7 +62,7 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
   try {
     if (signal.aborted) return;
     // 2. The lock, only when the local state would send a POST (under it, a feature may replay a dead tab's POST).
-    const release = hooks.consumeLock && !free() ? await hooks.consumeLock(signal, hooks.replay) : undefined;
+    const release = hooks.consumeLock && !free() ? await hooks.consumeLock(signal) : undefined;
     try {
       // 3. Decide (again under the lock: another tab's charge may have started a free period).
       if (signal.aborted) return;

@@ -16,7 +16,6 @@ import { eventsWithoutFeature } from './events-without-feature';
 import { freePeriodTimer } from './free-period-timer';
 import { flight } from './flight';
 import type { StoreHooks } from './hooks';
-import { recovery } from './recovery';
 import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView, statusView } from './views';
 
@@ -39,7 +38,8 @@ export function createStore(setup: StoreSetup): BillingStore {
   const teardown = new Subscription();
   const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
   const journal = first('journal');
-  const recovered = recovery(hooks);
+  const recovered = first('recovery')?.(hooks);
+  const lock = first('consumeLock');
   const observers = hooks.flatMap((hook) => hook.observe ?? []);
   // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
   const journaled = new Set<string>();
@@ -79,8 +79,7 @@ export function createStore(setup: StoreSetup): BillingStore {
     store: { dispatch, state, now, stamp: () => ++seq },
     scheduler,
     hooks: {
-      consumeLock: first('consumeLock'),
-      replay: recovered.replay,
+      consumeLock: lock && recovered && ((signal) => lock(signal, recovered.replay)),
       journal:
         journal &&
         ((externalId) => {
@@ -116,7 +115,7 @@ export function createStore(setup: StoreSetup): BillingStore {
   };
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
     teardown.add(effect(action$, state$, deps).subscribe(dispatch));
-  teardown.add(recovered.start(context));
+  teardown.add(recovered?.start(context));
 
   const billing: BillingModule = {
     async getUsage(options) {
@@ -168,7 +167,8 @@ export function createStore(setup: StoreSetup): BillingStore {
       return changes.subscribe(subscriber);
     }),
     freePeriodRemaining$: freePeriodRemainingView(state$, scheduler),
-    recovered$: recovered.recovered$,
+    // Without a feature that finds unanswered POSTs nothing is left to replay: recovered$ completes at once.
+    recovered$: recovered?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
     getStatus: read(({ status }) => status),
     status$: statusView(state$),
     events$: first('events$') ?? eventsWithoutFeature(changes),
@@ -185,7 +185,7 @@ export function createStore(setup: StoreSetup): BillingStore {
       context.balance.stop(disposedError());
       timer.stop();
       teardown.unsubscribe();
-      recovered.stop();
+      recovered?.stop();
       for (const hook of hooks) hook.dispose?.();
       changes.complete();
       state$.complete();

@@ -1,11 +1,12 @@
 // The hooks the store calls, and the only things it knows of features: lib/features/feature.ts
 // builds the public feature protocol on them, so the store imports nothing from features/.
-import type { Observable } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import type { BillingState } from '../core/state';
 import type { BillingEvent } from '../shared/billing-event';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { RetryNotice } from '../transport/config';
+import type { ConsumeContext } from './consume-call';
 import type { Effect } from './effect';
 
 /**
@@ -40,6 +41,17 @@ export interface ConsumeJournal {
   pending(signal: AbortSignal): Promise<readonly string[]>;
 }
 
+/** The one recovery of a client (`store/recovery.ts`): its page lock, its replays, and `recovered$`. */
+export interface Recovery {
+  readonly recovered$: Observable<RecoveredConsume>;
+  /** The consume lock's {@link Replay}: a consume another page left, sent while the lock is held, and reported. */
+  readonly replay: Replay;
+  /** Holds the page lock, and replays what the journal names as left by a page that is gone. */
+  start(context: ConsumeContext): Subscription;
+  /** On dispose, once every call was settled (and so reported): completes `recovered$`. */
+  stop(): void;
+}
+
 /** What one installed feature adds to the store; each part is absent by default. */
 export interface StoreHooks {
   /** Effects: facts in, facts out, subscribed at creation and cut on dispose. */
@@ -49,6 +61,11 @@ export interface StoreHooks {
    * is called: the store holds the first one offered for its life, so a page holds one, whatever the features.
    */
   readonly holdPageLock?: () => () => void;
+  /**
+   * Makes the client's one recovery (`recovery()` of `store/recovery.ts`); brought by the features that find
+   * unanswered POSTs (reload safety, tab sync), so an app without them does not carry it.
+   */
+  readonly recovery?: (hooks: readonly StoreHooks[]) => Recovery;
   /** Taken around a consume's POST (tab sync); the first feature that has one wins. */
   readonly consumeLock?: ConsumeLock;
   /** Journals consumes across reloads (reload safety); the first feature that has one wins. */

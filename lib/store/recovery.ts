@@ -1,19 +1,9 @@
 import { Observable, Subject, Subscription } from 'rxjs';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { ConsumeOutcome } from '../shared/types';
-import { replayUnderLock, startConsume, type ConsumeContext } from './consume';
-import type { StoreHooks } from './hooks';
-
-/** The recovery of one client: its page lock, its replays, and `recovered$`, where each outcome is reported once. */
-export interface Recovery {
-  readonly recovered$: Observable<RecoveredConsume>;
-  /** Sends a consume another page left, under the consume lock held, and reports it (the consume hooks' `replay`). */
-  replay(externalId: string, signal: AbortSignal): Promise<boolean>;
-  /** Holds the page lock, and replays what the journal names as left by a page that is gone. */
-  start(context: ConsumeContext): Subscription;
-  /** On dispose, once every call was settled (and so reported): completes `recovered$`. */
-  stop(): void;
-}
+import { replayUnderLock, startConsume } from './consume';
+import type { ConsumeContext } from './consume-call';
+import type { Recovery, StoreHooks } from './hooks';
 
 /**
  * One recovery for an unanswered POST, whichever road finds it: the journal

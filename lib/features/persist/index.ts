@@ -1,4 +1,5 @@
 import { BillingError } from '../../shared/errors';
+import { recovery } from '../../store/recovery';
 import type { BillingFeature } from '../feature';
 import type { ReloadSafeOptions, StorageLike } from '../../shared/feature-types';
 import { holdLock, locksOf, pageLockName } from '../web-locks';
@@ -42,6 +43,7 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
       return {
         effects: [periods],
         journal,
+        recovery,
         holdPageLock: () => holdLock(locks, pageLockName(setup.scope, setup.pageId)),
       };
     },

@@ -3,6 +3,7 @@ import type { BillingAction } from '../../core/actions';
 import { inFreePeriod } from '../../core/decide';
 import { FREE_PERIOD_MS, type Quota } from '../../core/state';
 import type { Effect, StateSource } from '../../store/effect';
+import { recovery } from '../../store/recovery';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike } from '../../shared/feature-types';
 import { QUOTA_KEYS } from '../../shared/quota-keys';
@@ -161,6 +162,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   return {
     effects: [effect],
     ...(locks && {
+      recovery,
       holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)),
       consumeLock: consumeLock(locks, `${base}:consume`, scheduler, setup.timeoutMs, beforeDecide),
     }),
