@@ -20,18 +20,12 @@ type Period = { readonly l: number; readonly w: number; readonly m?: number; rea
 // written at `pagehide` is at most `now` old.
 type Reader = { readonly wall: number; readonly now: number; readonly clock: string; readonly fresh: boolean };
 
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
 function readPeriods(storage: SafeStorage, key: string): Record<string, Period> {
   try {
     const parsed = JSON.parse(storage.get(key) ?? '{}') as Record<string, Partial<Period>> | null;
-    const periods: Record<string, Period> = {};
-    for (const [page, p] of Object.entries(parsed ?? {})) {
-      if (!finite(p?.l) || !finite(p.w)) continue;
-      const same = finite(p.m) && typeof p.k === 'string' ? { m: p.m, k: p.k } : {};
-      periods[page] = { l: p.l, w: p.w, ...same, ...(p.h === 1 ? { h: 1 } : {}) };
-    }
-    return periods;
+    // A record needs `l` and `w`; a junk `m` dates nothing (its age is NaN), so nothing is left of it.
+    const valid = Object.entries(parsed ?? {}).filter(([, p]) => Number.isFinite(p?.l) && Number.isFinite(p?.w));
+    return Object.fromEntries(valid) as Record<string, Period>;
   } catch {
     return {};
   }
