@@ -98,8 +98,8 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
   // Its own controller: nothing another consume does aborts this one (issue 17).
   let call: ConsumeCall | undefined;
   return deadline(
-    (stop) => {
-      call = newCall(context, start, stop);
+    (raceEnded) => {
+      call = newCall(context, start, raceEnded);
       void runConsume(context, call);
       return call.outcome;
     },

@@ -26,17 +26,17 @@ export function consumeLock(
   return (signal, replay) => {
     let held = false;
     return deadline(
-      (stop) =>
+      (waitEnded) =>
         new Promise<() => void>((resolve) => {
           const release = holdLock(locks, name, {
             onHeld() {
               held = true;
               const go = () => resolve(release);
-              void beforeDecide(replay, stop).then(go, go);
+              void beforeDecide(replay, waitEnded).then(go, go);
             },
             onRefused: () => resolve(() => undefined),
           });
-          stop.addEventListener('abort', release, { once: true });
+          waitEnded.addEventListener('abort', release, { once: true });
         }),
       {
         scheduler,

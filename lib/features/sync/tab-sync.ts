@@ -155,7 +155,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   // a replayed charge answers with its first figures, so the usage is fetched again); then a period lock
   // held by a period this tab does not know is asked about.
   const beforeDecide: BeforeDecide = async (replay, signal) => {
-    await dead?.resend(async (id, stop) => (await replay(id, stop)) && (refetch(), true), signal);
+    await dead?.resend(async (id, replaySignal) => (await replay(id, replaySignal)) && (refetch(), true), signal);
     const knowsPeriod = state !== null && inFreePeriod(state.value, scheduler.now());
     if (!knowsPeriod && !(await lockFree(locks as LocksLike, periodLock))) await ask();
   };
