@@ -57,12 +57,15 @@ export const pageLockName = (scope: string, pageId: string): string => `unified-
 
 /**
  * Whether the lock `name` is free now; takes and drops it at once when it is
- * (`ifAvailable`). Such a request is answered at once and never waits, so it
+ * (`ifAvailable`), shared, so that pages probing the same page lock at once
+ * (the journal of a reload, another tab's consume) do not see each other. Such a request is answered at once and never waits, so it
  * needs no signal (and the platform refuses one with `ifAvailable`).
  */
 export function lockFree(locks: LocksLike, name: string): Promise<boolean> {
   try {
-    return locks.request(name, { ifAvailable: true }, (lock) => Promise.resolve(lock !== null)).catch(() => false);
+    return locks
+      .request(name, { ifAvailable: true, mode: 'shared' }, (lock) => Promise.resolve(lock !== null))
+      .catch(() => false);
   } catch {
     return Promise.resolve(false);
   }
