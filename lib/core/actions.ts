@@ -35,10 +35,8 @@ export type BillingAction =
       readonly now: number;
       readonly freeRemaining: number;
       readonly isCredit: boolean;
-      /** The answer to a dead tab's POST this client sent again: no `consume/sent` of its own opened it. */
-      readonly resent?: true;
     }
-  | { readonly type: 'consume/insufficient'; readonly seq: number; readonly resent?: true }
+  | { readonly type: 'consume/insufficient'; readonly seq: number }
   // The caller has its outcome. `open`: its POST was sent and no answer fact closed it (blacklisted, failed).
   | {
       readonly type: 'consume/settled';

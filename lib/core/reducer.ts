@@ -100,12 +100,12 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       // balance refresh that follows fails; a successful refresh replaces it.
       if (action.isCredit) next = withLedger(next, withCharge(next.ledger, action.seq));
       next = { ...next, freePeriodEnd: action.now + FREE_PERIOD_MS };
-      if (!action.resent) pending--;
+      pending--;
       break;
     case 'consume/insufficient':
       // The backend said no free use is left; the balance refresh that follows tells the rest.
       next = withFree(state, action.seq, 0);
-      if (!action.resent) pending--;
+      pending--;
       break;
     case 'consume/settled':
       if (action.open) pending--;

@@ -2,7 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { StoreHooks } from '../store/hooks';
 
 // The store's hook types, named here for the features that build them.
-export type { ConsumeJournal, Exclusive, Recovery, Sender } from '../store/hooks';
+export type { ConsumeJournal, ConsumeLock, Replay } from '../store/hooks';
 
 /** What an installed feature gives the client: the store's hooks. */
 export type FeatureParts = StoreHooks;

@@ -1,4 +1,5 @@
 import { BillingError } from '../shared/errors';
+import { deferred } from '../shared/deadline';
 import type { LocksLike } from '../shared/feature-types';
 
 /** The platform's Web Locks (`navigator.locks`), or `null` where there are none (insecure origins, Node 20). */
@@ -20,38 +21,28 @@ export function locksOf(given: LocksLike | null | undefined, factory: string): L
  * Holds the exclusive lock `name` until the function returned is called. The
  * request is made before this returns, so a lock manager that grants in order
  * counts it ahead of anything asked later. `onHeld` runs once it is granted.
- * Releasing withdraws a request not yet granted (its own abort signal), and a
- * grant that still arrives after the release is let go at once: a disposed
- * client leaves nothing held or asked for. `signal` withdraws the request too,
- * and is let go of (its listener removed) on release. `onRefused` runs if the
- * lock manager throws or rejects the request other than for a withdrawal:
- * nothing will be held.
+ * Releasing withdraws a request not yet granted, and a grant that still
+ * arrives after the release is let go at once: a disposed client leaves
+ * nothing held or asked for. `onRefused` runs if the lock manager throws or
+ * rejects the request other than for a withdrawal: nothing will be held.
  */
 export function holdLock(
   locks: LocksLike,
   name: string,
-  signal?: AbortSignal,
-  onHeld?: () => void,
-  onRefused?: () => void,
+  { onHeld, onRefused }: { onHeld?: () => void; onRefused?: () => void } = {},
 ): () => void {
   const withdraw = new AbortController();
-  const stop = () => withdraw.abort();
-  let release = (): void => undefined;
-  const held = new Promise<void>((resolve) => {
-    release = () => {
-      signal?.removeEventListener('abort', stop);
-      stop();
-      resolve();
-    };
-  });
-  if (signal?.aborted) stop();
-  else signal?.addEventListener('abort', stop, { once: true });
+  const held = deferred();
+  const release = () => {
+    withdraw.abort();
+    held.resolve();
+  };
   try {
     locks
       .request(name, { signal: withdraw.signal }, () => {
         if (withdraw.signal.aborted) return Promise.resolve();
         onHeld?.();
-        return held;
+        return held.promise;
       })
       .catch(() => withdraw.signal.aborted || onRefused?.());
   } catch {
@@ -61,14 +52,20 @@ export function holdLock(
   return release;
 }
 
+/** The lock a page holds for its client's life (the store holds it once): free means that page is gone. */
+export const pageLockName = (scope: string, pageId: string): string => `unified-billing:${scope}:page:${pageId}`;
+
 /**
  * Whether the lock `name` is free now; takes and drops it at once when it is
- * (`ifAvailable`). Such a request is answered at once and never waits, so it
+ * (`ifAvailable`), shared, so that pages probing the same page lock at once
+ * (the journal of a reload, another tab's consume) do not see each other. Such a request is answered at once and never waits, so it
  * needs no signal (and the platform refuses one with `ifAvailable`).
  */
 export function lockFree(locks: LocksLike, name: string): Promise<boolean> {
   try {
-    return locks.request(name, { ifAvailable: true }, (lock) => Promise.resolve(lock !== null)).catch(() => false);
+    return locks
+      .request(name, { ifAvailable: true, mode: 'shared' }, (lock) => Promise.resolve(lock !== null))
+      .catch(() => false);
   } catch {
     return Promise.resolve(false);
   }

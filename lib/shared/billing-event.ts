@@ -1,4 +1,5 @@
 import type { BillingError } from './errors';
+import type { ConsumeOutcome } from './types';
 
 /**
  * What the client did, for logs and telemetry: `onEvent` and `billing.events$`
@@ -14,6 +15,7 @@ import type { BillingError } from './errors';
  * | `consume:blacklisted` | the backend answered 20102 | `externalId` |
  * | `consume:denied` | the backend answered 20101 | `externalId` |
  * | `consume:failed` | `consume()` rejected for any other reason | `externalId` (`null` if none was made), `error` |
+ * | `consume:recovered` | a consume another page left unanswered (a reload, a tab that died) was replayed here and reported on `recovered$` | `externalId`, `outcome` |
  * | `request:retry` | a request is retried after `delayMs` | `attempt` (1 = first retry), `delayMs`, `path` |
  * | `freePeriod:started` | a charge started a free period | |
  * | `freePeriod:ended` | the free period ended | |
@@ -44,6 +46,12 @@ export type BillingEvent =
       readonly at: number;
       readonly externalId: string | null;
       readonly error: BillingError;
+    }
+  | {
+      readonly type: 'consume:recovered';
+      readonly at: number;
+      readonly externalId: string;
+      readonly outcome: ConsumeOutcome;
     }
   | {
       readonly type: 'request:retry';

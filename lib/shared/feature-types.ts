@@ -93,8 +93,9 @@ export interface ReloadSafeOptions {
 }
 
 /**
- * A consume an earlier page sent without hearing the answer, replayed at start
- * with the same `externalId`: its outcome, as `recovered$` delivers it.
+ * A consume another page sent without hearing the answer (a page reloaded,
+ * a tab that died), sent again with the same `externalId` by the page that
+ * reports it: its outcome, as `recovered$` delivers it.
  *
  * @example
  * ```ts

@@ -42,8 +42,10 @@ export interface BillingModule {
   /** Whole seconds left in the free period, once a second, then 0. */
   readonly freePeriodRemaining$: Observable<number>;
   /**
-   * Outcomes of consumes replayed from the `storage` journal at start, then
-   * completes; completes at once without `storage` or when nothing was pending.
+   * Outcomes of consumes another page left unanswered, each reported once by
+   * the page that learns it: replayed from the `storage` journal at start, or
+   * sent again for a tab that died (`sync` with Web Locks). Completes once no
+   * more can come: after the start's replays, or on `dispose()` with `sync`.
    */
   readonly recovered$: Observable<RecoveredConsume>;
   /**

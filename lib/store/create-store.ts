@@ -43,7 +43,8 @@ export function createStore(setup: StoreSetup): Client {
   const teardown = new Subscription();
   const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
   const journal = first('journal');
-  const recovery = first('recovery');
+  const recovered = first('recovery')?.(hooks);
+  const lock = first('consumeLock');
   const observers = hooks.flatMap((hook) => hook.observe ?? []);
   // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
   const journaled = new Set<string>();
@@ -81,8 +82,9 @@ export function createStore(setup: StoreSetup): Client {
   const context: ConsumeContext = {
     api: setup.api,
     store: { dispatch, state, now, stamp: () => ++seq },
+    scheduler,
     hooks: {
-      exclusive: first('exclusive'),
+      consumeLock: lock && recovered && ((signal) => lock(signal, recovered.replay)),
       journal:
         journal &&
         ((externalId) => {
@@ -93,11 +95,11 @@ export function createStore(setup: StoreSetup): Client {
         if (journaled.delete(externalId)) journal?.remove(externalId);
       },
     },
-    queue: { tail: Promise.resolve(), live: new Set() },
+    queue: { tail: Promise.resolve(), waiting: new Set() },
     balance: flight(scheduler, (controller) => fetchBalance(context, controller)),
     newId: setup.newId,
   };
-  const { live } = context.queue;
+  const { waiting } = context.queue;
   const usage = flight(scheduler, (controller) => fetchUsage(context, controller));
 
   const assertNotDisposed = () => {
@@ -118,7 +120,7 @@ export function createStore(setup: StoreSetup): Client {
   };
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
     teardown.add(effect(action$, state$, deps).subscribe(dispatch));
-  teardown.add(recovery?.start((externalId) => startConsume(context, externalId, undefined, true)));
+  teardown.add(recovered?.start(context));
 
   const billing: BillingModule = {
     async getUsage(options) {
@@ -142,8 +144,8 @@ export function createStore(setup: StoreSetup): Client {
       const externalId = options?.externalId;
       const signal = options?.signal;
       // A free period with nothing queued: answered at once, no request, no id, nothing built.
-      if (live.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
-        return startConsume(context, externalId, signal, false);
+      if (waiting.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
+        return startConsume(context, { externalId, signal });
       if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
         const result = Object.freeze(unchargedResult(state()));
         free = { result, promise: Promise.resolve(result), action: unsent(result, null) };
@@ -170,8 +172,8 @@ export function createStore(setup: StoreSetup): Client {
       return changes.subscribe(subscriber);
     }),
     freePeriodRemaining$: freePeriodRemainingView(state$, scheduler),
-    // Without reload safety nothing is left to replay: recovered$ completes at once.
-    recovered$: recovery?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
+    // Without a feature that finds unanswered POSTs nothing is left to replay: recovered$ completes at once.
+    recovered$: recovered?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
     getStatus: read(({ status }) => status),
     status$: status$.asObservable(),
     events$: first('events$') ?? eventsWithoutFeature(changes),
@@ -182,13 +184,13 @@ export function createStore(setup: StoreSetup): Client {
       if (disposed) return;
       // Pending calls settle first (an answered consume with its answer) and clear the journal,
       // synchronously; then the effects, the requests and the timers go.
-      live.forEach((stop) => stop(disposedError()));
+      waiting.forEach((stop) => stop(disposedError()));
       disposed = true;
       usage.stop(disposedError());
       context.balance.stop(disposedError());
       timer.stop();
       teardown.unsubscribe();
-      recovery?.stop();
+      recovered?.stop();
       for (const hook of hooks) hook.dispose?.();
       for (const stream of [changes, status$, state$, action$]) stream.complete();
     },

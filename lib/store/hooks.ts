@@ -5,53 +5,50 @@ import type { BillingAction } from '../core/actions';
 import type { BillingState } from '../core/state';
 import type { BillingEvent } from '../shared/billing-event';
 import type { RecoveredConsume } from '../shared/feature-types';
-import type { BillingConsumeResult } from '../shared/types';
-import type { BillingApi } from '../transport/billing-api';
 import type { RetryNotice } from '../transport/config';
+import type { ConsumeContext } from './consume-call';
 import type { Effect } from './effect';
 
 /**
- * What a feature may use of its client under the consume lock: the transport,
- * to send again the POST of a tab that died before its answer (same
- * `external_id`, so the backend charges it at most once), and the numbering
- * of requests, so that its answer is ordered like any other.
+ * The one replay path, for a consume another page sent and never heard back
+ * from (a page reloaded, a tab that died): the consume's own steps after the
+ * lock (journal, POST with the same `external_id`, apply the answer), run
+ * while the consume lock is held. A learned outcome is reported once, on this
+ * page's `recovered$`, and resolves `true`; a POST that threw (the network,
+ * `signal`) reports nothing and resolves `false`. Never rejects.
  */
-export interface Sender {
-  readonly api: Pick<BillingApi, 'consume'>;
-  readonly stamp: () => number;
-}
+export type Replay = (externalId: string, signal: AbortSignal) => Promise<boolean>;
 
 /**
- * Holds the cross-tab consume lock. Resolves once held, after the facts learned
- * under it (another tab's free period, a dead tab's POST sent again through
- * `sender`) are already in the store; the function it gives releases the lock.
- * Rejects if `signal` aborts first.
+ * Holds the cross-tab consume lock. Resolves once held, after what a feature
+ * does under it (a dead tab's POST sent again through `replay`, another tab's
+ * free period learned) is in the store; the function it gives releases the
+ * lock. Rejects if `signal` aborts first, or on its own deadline.
  */
-export type Exclusive = (signal: AbortSignal, sender: Sender) => Promise<() => void>;
+export type ConsumeLock = (signal: AbortSignal, replay: Replay) => Promise<() => void>;
 
 /** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
 export interface ConsumeJournal {
   /** Written before the POST goes out. */
   add(externalId: string): void;
-  /** Cleared once the outcome was delivered to the caller. */
+  /** Cleared once the outcome was delivered to the caller (or to `recovered$`). */
   remove(externalId: string): void;
   /**
-   * Left over by a page (or client) no longer alive: to replay with the same
-   * `external_id`. Emits once, then completes; it may wait a short, capped
-   * while on the scheduler to learn which pages are alive.
+   * Left over by a page (or client) no longer alive, claimed by this one: to
+   * replay with the same `external_id`. May wait on a lock to learn which
+   * pages are alive; once `signal` aborts (dispose) it claims nothing.
    */
-  pending(): Observable<readonly string[]>;
+  pending(signal: AbortSignal): Promise<readonly string[]>;
 }
 
-/**
- * Replays consumes an earlier page left unanswered, with the same ids, and
- * tells their outcomes on `recovered$` (then completes).
- */
+/** The one recovery of a client (`store/recovery.ts`): its page lock, its replays, and `recovered$`. */
 export interface Recovery {
   readonly recovered$: Observable<RecoveredConsume>;
-  /** Sends each leftover consume through `submit`; what it returns is cut on dispose. */
-  start(submit: (externalId: string) => Promise<BillingConsumeResult>): Subscription;
-  /** On dispose: completes now, or once the replays just settled have reported. */
+  /** The consume lock's {@link Replay}: a consume another page left, sent while the lock is held, and reported. */
+  readonly replay: Replay;
+  /** Holds the page lock, and replays what the journal names as left by a page that is gone. */
+  start(context: ConsumeContext): Subscription;
+  /** On dispose, once every call was settled (and so reported): completes `recovered$`. */
   stop(): void;
 }
 
@@ -59,14 +56,24 @@ export interface Recovery {
 export interface StoreHooks {
   /** Effects: facts in, facts out, subscribed at creation and cut on dispose. */
   readonly effects?: readonly Effect[];
+  /**
+   * Holds this page's alive lock (`unified-billing:<scope>:page:<page id>`) until the function returned
+   * is called: the store holds the first one offered for its life, so a page holds one, whatever the features.
+   */
+  readonly holdPageLock?: () => () => void;
+  /**
+   * Makes the client's one recovery (`recovery()` of `store/recovery.ts`); brought by the features that find
+   * unanswered POSTs (reload safety, tab sync), so an app without them does not carry it.
+   */
+  readonly recovery?: (hooks: readonly StoreHooks[]) => Recovery;
   /** Taken around a consume's POST (tab sync); the first feature that has one wins. */
-  readonly exclusive?: Exclusive;
+  readonly consumeLock?: ConsumeLock;
   /** Journals consumes across reloads (reload safety); the first feature that has one wins. */
   readonly journal?: ConsumeJournal;
-  /** Replays what an earlier page left unanswered; the first feature that has one wins. */
-  readonly recovery?: Recovery;
   /** Sees each applied fact with the states around it, synchronously, before any effect. */
   readonly observe?: (action: BillingAction, before: BillingState, after: BillingState) => void;
+  /** Hears each outcome reported on `recovered$` (the events feature). */
+  readonly onRecovered?: (recovered: RecoveredConsume) => void;
   /** Becomes `billing.events$`; without it, `events$` never emits and says so once in development. */
   readonly events$?: Observable<BillingEvent>;
   /** The transport retries a request (the client wires it, as the transport is made before the store). */

@@ -26,7 +26,11 @@ async function aHoldsTheLock(a: Page, b: Page, c: Page): Promise<void> {
 }
 
 /** No page is free any more once its clock reads 30 s after `settledAt` (a charge answer's `Date.now()`). */
-async function freeUntilThirtySecondsAfter(pages: readonly Page[], settledAt: number): Promise<void> {
+async function freeUntilThirtySecondsAfter(
+  pages: readonly Page[],
+  settledAt: number,
+  after = 'free_count',
+): Promise<void> {
   const reasons = async () => {
     const seen: Array<string | null> = [];
     for (const page of pages) seen.push((await decision(page)).reason);
@@ -35,7 +39,7 @@ async function freeUntilThirtySecondsAfter(pages: readonly Page[], settledAt: nu
   await advanceTo(pages, settledAt + 25_000);
   expect(await reasons()).toEqual(pages.map(() => 'free_period'));
   await advanceTo(pages, settledAt + 30_001);
-  expect(await reasons()).toEqual(pages.map(() => 'free_count'));
+  expect(await reasons()).toEqual(pages.map(() => after));
 }
 
 describe('the tab holding the consume lock is closed mid-charge', () => {
@@ -103,41 +107,41 @@ describe('a tab frozen (paused in the debugger) and then resumed', () => {
     await freeUntilThirtySecondsAfter([a, b, c], charged.settledAt);
   });
 
-  test('while it holds a free period: others are free from it, never beyond its 30 s, though its lock outlives them', async () => {
+  test('while it holds a free period: others are free from it, never beyond its 30 s; a tab opened meanwhile is not told', async () => {
     const [a, b, c] = await threeTabs();
     await startConsume(a, 'a-1');
     const first = await outcomeOf(a, 'a-1');
     await shows(b, 'in-free-period', 'yes');
     const frozen = await pause(rig.context, a);
-    // A tab opened while A is frozen adopts A's period from the lock A holds, and sends nothing.
+    // A tab opened while A is frozen asks, and the only one who could tell it A's period cannot answer (issue 30:
+    // the owner's message is the one way a tab learns a period): its click is its own operation, charged once.
     const d = await rig.open('?sync=broadcast');
-    await shows(d, 'in-free-period', 'yes');
+    await shows(d, 'in-free-period', 'no');
     await startConsume(d, 'd-1');
-    expect(await outcomeOf(d, 'd-1')).toMatchObject({ ok: true });
-    expect(postedIds(rig.backend)).toEqual(['a-1']);
+    const charged = await outcomeOf(d, 'd-1');
+    expect(charged).toMatchObject({ ok: true });
+    expect(postedIds(rig.backend)).toEqual(['a-1', 'd-1']);
+    for (const page of [b, c]) expect(await decision(page)).toMatchObject({ reason: 'free_period' });
 
-    // 30 s pass for every tab, A frozen all along: its period's lock is still held, and counts for nothing.
-    const by = await advanceTo([b, c, d], first.settledAt + 30_001);
+    // 30 s pass for every tab after both periods, A frozen all along: its period's lock, still held, counts for nothing.
+    const by = await advanceTo([b, c, d], Math.max(first.settledAt, charged.settledAt) + 30_001);
     await frozen.evaluate(`window.__clock.advance(${by})`);
-    const freeLocks = await b.evaluate(
-      async () => ((await navigator.locks.query()).held ?? []).filter((lock) => lock.name?.includes(':free:')).length,
-    );
-    expect(freeLocks).toBe(1);
-    for (const page of [b, c, d]) expect(await decision(page)).toMatchObject({ reason: 'free_count' });
     await startConsume(c, 'c-2');
     const second = await outcomeOf(c, 'c-2');
     await startConsume(b, 'b-2');
     expect(await outcomeOf(b, 'b-2')).toMatchObject({ ok: true });
-    expect(postedIds(rig.backend)).toEqual(['a-1', 'c-2']);
+    expect(postedIds(rig.backend)).toEqual(['a-1', 'd-1', 'c-2']);
 
     await frozen.resume();
     // A, resumed, missed C's messages (Chromium drops what a page paused in the debugger is sent), yet
     // its next consume takes the lock, finds C's period there, and sends nothing.
     await startConsume(a, 'a-2');
     expect(await outcomeOf(a, 'a-2')).toMatchObject({ ok: true });
-    expect(postedIds(rig.backend)).toEqual(['a-1', 'c-2']);
-    await freeUntilThirtySecondsAfter([a, b, c, d], second.settledAt);
-    expect(rig.backend.charges()).toHaveLength(2);
+    expect(postedIds(rig.backend)).toEqual(['a-1', 'd-1', 'c-2']);
+    // Three charges spent the three free uses: after C's period no page is free (A, which missed C's nudge, still
+    // shows a free use: the known defect below).
+    await freeUntilThirtySecondsAfter([a, b, c, d], second.settledAt, expect.not.stringMatching(/^free_period$/));
+    expect(rig.backend.charges()).toHaveLength(3);
   });
 
   // Known defect (kept from issue 16): Chromium drops the BroadcastChannel messages sent to a page paused in

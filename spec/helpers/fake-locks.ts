@@ -38,6 +38,8 @@ export type QueryMode = 'ok' | NonNullable<LocksFlaws['query']>;
  */
 export class FakeLocks {
   private readonly held = new Map<string, { tab: number; release: () => void }>();
+  // Shared `ifAvailable` probes in progress, by name: they hold the lock against exclusive requests, not each other.
+  private readonly probing = new Map<string, number>();
   private waiting: Request[] = [];
   /** While true, no request is granted until `grant()`. */
   paused = false;
@@ -94,13 +96,28 @@ export class FakeLocks {
     };
     const request = <T>(
       name: string,
-      { signal, ifAvailable }: { signal?: AbortSignal; ifAvailable?: boolean },
+      { signal, ifAvailable, mode }: { signal?: AbortSignal; ifAvailable?: boolean; mode?: 'exclusive' | 'shared' },
       callback: (lock: unknown) => Promise<T>,
     ) =>
       new Promise<T>((resolve, reject) => {
         if (signal?.aborted === true && this.honorsSignal) return reject(abortError());
+        const taken = this.held.has(name) || this.waiting.some((r) => r.name === name);
+        // A shared probe: granted unless held exclusively or asked for, whatever other probes do.
+        if (ifAvailable === true && mode === 'shared') {
+          if (!taken) this.probing.set(name, (this.probing.get(name) ?? 0) + 1);
+          return void Promise.resolve()
+            .then(() => callback(taken ? null : { name, mode: 'shared' }))
+            .then(resolve, reject)
+            .finally(() => {
+              if (taken) return;
+              const left = (this.probing.get(name) ?? 1) - 1;
+              if (left > 0) this.probing.set(name, left);
+              else this.probing.delete(name);
+              this.next(name);
+            });
+        }
         // Held (or asked for) elsewhere: the callback gets null at once, as the platform's does.
-        if (ifAvailable === true && (this.held.has(name) || this.waiting.some((r) => r.name === name))) {
+        if (ifAvailable === true && (taken || this.probing.has(name))) {
           return void Promise.resolve()
             .then(() => callback(null))
             .then(resolve, reject);
@@ -159,7 +176,8 @@ export class FakeLocks {
 
   private next(name: string): void {
     if (this.paused || this.flaws.neverGrant === true) return;
-    const first = this.held.has(name) ? undefined : this.waiting.find((r) => r.name === name);
+    const busy = this.held.has(name) || this.probing.has(name);
+    const first = busy ? undefined : this.waiting.find((r) => r.name === name);
     if (first === undefined) return;
     if (first.later) {
       // Still pending (and first in line) until its turn comes; aborted meanwhile, the next one goes.
@@ -169,7 +187,7 @@ export class FakeLocks {
         first.scheduled = false;
         if (!this.waiting.includes(first)) return this.next(name);
         // Taken meanwhile by a request granted at once: its release asks again.
-        if (this.held.has(name)) return;
+        if (this.held.has(name) || this.probing.has(name)) return;
         this.waiting = this.waiting.filter((r) => r !== first);
         first.grant();
       });

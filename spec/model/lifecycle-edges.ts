@@ -129,15 +129,12 @@ function userPost(world: World, e: Exchange): boolean {
  */
 function secondCharges(world: World): string[] {
   if (!world.platform.sync || !world.platform.webLocks) return [];
-  // Neither a channel to ask an owner for its time left nor a working query() to read it: each tab bills on
-  // its own, the documented fallback (docs/recipes/cross-tab.md), as a held period lock alone cannot say
-  // whether its owner is frozen past its 30 s.
+  // A tab learns a period one way, its owner's `period` message (issue 30): without a channel each tab bills
+  // on its own, the documented fallback (docs/recipes/cross-tab.md), as a held period lock alone cannot say
+  // whether its owner is frozen past its 30 s. Likewise an owner that does not answer the holder's `ask`
+  // within 500 ms (a late channel, a busy tab) cannot be told from a frozen one: the holder charges.
   const noChannel = (world.platform.channel ?? 'ok') !== 'ok';
-  const noQuery =
-    world.platform.query === 'missing' || world.platform.query === 'throws' || world.platform.query === 'rejects';
-  // Likewise an owner that does not answer the holder's `ask` within 500 ms (a late channel, a busy tab)
-  // cannot be told from a frozen one without query(): the holder charges (an open limit of the recipe).
-  if (noQuery && (noChannel || world.slowAnswers)) return [];
+  if (noChannel || world.slowAnswers) return [];
   const periods = world.network.exchanges.filter(
     (e) => e.path === P.consume && e.stage === 'delivered' && e.answer?.body.code === 0,
   );

@@ -223,6 +223,9 @@ export class World {
   open(storage: MemoryStorage, laterLocks = false): Tab {
     const index = this.tabs.length;
     const openedEvent = this.event();
+    // With tabSync and Web Locks, recovered$ stays open for later re-sends (issue 30): the start's replays are
+    // then known to be over at once only when the journal holds nothing they could replay.
+    const nothingToReplay = storage.getItem('unified-billing:generator_poster:journal') === null;
     const scheduler = new TabScheduler(this.clock, () => this.clock.now() + this.wallOffset);
     this.hub.creating = { tab: index, busy: () => scheduler.isBusy, dead: () => scheduler.isDead };
     let client: Client;
@@ -244,8 +247,9 @@ export class World {
     this.tabs.push(tab);
     client.billing.recovered$.subscribe({
       next: (item) => this.recovered.push({ tab: index, event: this.event(), at: this.clock.now(), item }),
-      complete: () => (tab.recoveredDone = this.event()),
+      complete: () => (tab.recoveredDone ??= this.event()),
     });
+    if (this.platform.sync && this.platform.webLocks && nothingToReplay) tab.recoveredDone ??= openedEvent;
     return tab;
   }
 

@@ -50,6 +50,9 @@ export function billingEvents(options: BillingEventsOptions = {}): BillingFeatur
         observe(action, before, after) {
           if (hub.active()) for (const event of eventsOf(action, before, after, scheduler.now())) hub.emit(event);
         },
+        onRecovered({ externalId, outcome }) {
+          if (hub.active()) hub.emit({ type: 'consume:recovered', at: scheduler.now(), externalId, outcome });
+        },
         // The transport numbers attempts (2 is the first retry); the event counts retries.
         onRetry({ attempt, delayMs, path }) {
           if (hub.active())

@@ -1,10 +1,10 @@
 import { BillingError } from '../../shared/errors';
+import { recovery } from '../../store/recovery';
 import type { BillingFeature } from '../feature';
 import type { ReloadSafeOptions, StorageLike } from '../../shared/feature-types';
-import { locksOf } from '../web-locks';
+import { holdLock, locksOf, pageLockName } from '../web-locks';
 import { pageJournal } from './journal';
 import { periodStore } from './period-store';
-import { Replays } from './replays';
 import { SafeStorage } from './safe-storage';
 
 /**
@@ -24,11 +24,7 @@ import { SafeStorage } from './safe-storage';
  */
 export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}): BillingFeature<'storage'> {
   const candidate = storage as Partial<Record<keyof StorageLike, unknown>> | null;
-  if (
-    typeof candidate !== 'object' ||
-    candidate === null ||
-    !(['getItem', 'setItem', 'removeItem'] as const).every((m) => typeof candidate[m] === 'function')
-  ) {
+  if (!(['getItem', 'setItem', 'removeItem'] as const).every((m) => typeof candidate?.[m] === 'function')) {
     throw new BillingError('invalid_argument', 'reloadSafe() needs a storage with getItem, setItem and removeItem');
   }
   if (options?.perTab !== undefined && typeof options.perTab !== 'boolean') {
@@ -41,9 +37,15 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
       // sessionStorage belongs to one tab (a duplicate gets a copy); localStorage is shared by all.
       const perTab = options?.perTab ?? storage === (globalThis as { sessionStorage?: unknown }).sessionStorage;
       const safe = new SafeStorage(storage);
-      const { journal, effect } = pageJournal(safe, setup, locks, perTab);
       const periods = periodStore(safe, `unified-billing:${setup.scope}:periods`, setup, perTab);
-      return { effects: [effect, periods], journal, recovery: new Replays(journal) };
+      if (locks === null) return { effects: [periods] };
+      const journal = pageJournal(safe, setup, locks, perTab);
+      return {
+        effects: [periods],
+        journal,
+        recovery,
+        holdPageLock: () => holdLock(locks, pageLockName(setup.scope, setup.pageId)),
+      };
     },
   };
 }

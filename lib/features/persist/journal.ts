@@ -1,8 +1,6 @@
-import { Observable, of } from 'rxjs';
-import type { Effect } from '../../store/effect';
 import type { ConsumeJournal, FeatureSetup } from '../feature';
 import type { LocksLike } from '../../shared/feature-types';
-import { holdLock, lockFree } from '../web-locks';
+import { lockFree, pageLockName } from '../web-locks';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 import type { SafeStorage } from './safe-storage';
 
@@ -10,49 +8,30 @@ import type { SafeStorage } from './safe-storage';
 export const JOURNAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** A consume sent and not yet told to its caller: its id, the page that sent it, and when (wall clock). */
-interface Entry {
-  readonly id: string;
-  readonly owner: string;
-  readonly at: number;
-}
+type Entry = { readonly id: string; readonly owner: string; readonly at: number };
 
-function isEntry(value: unknown): value is Entry {
-  const e = value as Partial<Entry> | null;
-  return (
-    typeof e?.id === 'string' &&
-    e.id.length > 0 &&
-    e.id.length <= MAX_EXTERNAL_ID_LENGTH &&
-    typeof e.owner === 'string' &&
-    typeof e.at === 'number' &&
-    Number.isFinite(e.at)
-  );
-}
-
-/** The journal, and the effect that holds this page's lock for the client's life (how others know it lives). */
-export interface PageJournal {
-  readonly journal: ConsumeJournal;
-  readonly effect: Effect;
-}
+const isEntry = (e: Partial<Entry> | null): e is Entry =>
+  !!e?.id && e.id.length <= MAX_EXTERNAL_ID_LENGTH && typeof e.owner === 'string' && Number.isFinite(e.at);
 
 /**
  * The reload journal. Its rules:
  * 1. An entry is written before its POST and removed once the caller has an outcome, whatever it is.
- * 2. Each page holds a Web Lock named by its id for its life: a free lock is a page that is gone.
+ * 2. Each page holds its page lock for its life (the store holds it): a free lock is a page that is gone.
  * 3. A page replays only entries of a page that is gone, so their caller never heard an outcome:
  *    in a tab's own storage, only the previous page's (named at start, before anything else);
  *    in a shared storage, any gone page's, claimed under one lock so one page replays each.
  * 4. A tab's storage copied from a live tab (a duplicate) drops that tab's entries, never replays them.
- * 5. Without Web Locks nothing proves a page gone: nothing is journaled, nothing replayed.
+ * 5. Without Web Locks nothing proves a page gone: there is no journal (reloadSafe makes none).
  */
 export function pageJournal(
   storage: SafeStorage,
   setup: Pick<FeatureSetup, 'scope' | 'pageId' | 'wallNow'>,
-  locks: LocksLike | null,
+  locks: LocksLike,
   perTab: boolean,
-): PageJournal {
+): ConsumeJournal {
   const base = `unified-billing:${setup.scope}`;
   const key = `${base}:journal`;
-  const pageLock = (page: string) => `${base}:page:${page}`;
+  const pageLock = (page: string) => pageLockName(setup.scope, page);
   const { pageId, wallNow } = setup;
   const read = (): Entry[] => {
     try {
@@ -67,12 +46,6 @@ export function pageJournal(
     if (entries.length === 0) storage.remove(key);
     else storage.set(key, JSON.stringify(entries));
   };
-  if (locks === null) {
-    return {
-      journal: { add: () => undefined, remove: () => undefined, pending: () => of([]) },
-      effect: () => new Observable(),
-    };
-  }
   // A tab's own storage names the page that last started on it, at once: what an older page left was
   // that page's successor's to prove, and a later copy of this storage must not take this page's entries.
   const pageKey = `${base}:page`;
@@ -91,7 +64,7 @@ export function pageJournal(
   };
   // `signal` is the wait's: once it aborts (the client was disposed) nothing is claimed, and the
   // journal's lock, if not yet granted, is no longer asked for.
-  const leftOver = async (signal: AbortSignal): Promise<string[]> => {
+  const pending = async (signal: AbortSignal): Promise<string[]> => {
     if (perTab) {
       if (previous === null) return [];
       const free = await lockFree(locks, pageLock(previous));
@@ -109,27 +82,15 @@ export function pageJournal(
     });
   };
   return {
-    journal: {
-      add: (id) => {
-        // Named again with each entry: a storage that refused the write at start has lost the name.
-        if (perTab) storage.set(pageKey, pageId);
-        write([...read().filter((e) => e.id !== id), { id, owner: pageId, at: wallNow() }]);
-      },
-      remove: (id) => {
-        const entries = read();
-        if (entries.some((e) => e.id === id)) write(entries.filter((e) => e.id !== id));
-      },
-      pending: () =>
-        new Observable<readonly string[]>((subscriber) => {
-          const wait = new AbortController();
-          // A manager that throws rather than rejects counts as one that failed: nothing to replay.
-          new Promise<string[]>((resolve) => resolve(leftOver(wait.signal))).then(
-            (ids) => (subscriber.next(ids), subscriber.complete()),
-            () => (subscriber.next([]), subscriber.complete()),
-          );
-          return () => wait.abort();
-        }),
+    add: (id) => {
+      // Named again with each entry: a storage that refused the write at start has lost the name.
+      if (perTab) storage.set(pageKey, pageId);
+      write([...read().filter((e) => e.id !== id), { id, owner: pageId, at: wallNow() }]);
     },
-    effect: () => new Observable(() => holdLock(locks, pageLock(pageId))),
+    remove: (id) => {
+      const entries = read();
+      if (entries.some((e) => e.id === id)) write(entries.filter((e) => e.id !== id));
+    },
+    pending,
   };
 }

@@ -1,11 +1,11 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { FREE_PERIOD_MS } from '../../core/state';
 import type { Effect } from '../../store/effect';
 import { inBackground } from '../../shared/scheduler';
 import type { FeatureSetup } from '../feature';
 import { isReload, onPageHidden } from './page-life';
 import type { SafeStorage } from './safe-storage';
 
-const FREE_PERIOD_MS = 30_000;
 const BEAT_MS = 1_000;
 // Hygiene for what dead pages left in a shared storage; beyond the hour-long steps a record must survive.
 const FORGET_MS = 2 * 60 * 60 * 1000;
@@ -14,35 +14,18 @@ const FORGET_MS = 2 * 60 * 60 * 1000;
  * One page's free period as it last wrote it: `l` ms were left at its monotonic `m` on clock `k`
  * (one per document), wall time `w`; `h` when written as the page was hidden (`pagehide`).
  */
-interface Period {
-  readonly l: number;
-  readonly w: number;
-  readonly m?: number;
-  readonly k?: string;
-  readonly h?: 1;
-}
+type Period = { readonly l: number; readonly w: number; readonly m?: number; readonly k?: string; readonly h?: 1 };
 
-/** Where and when a page reads the stored periods. */
-interface Reader {
-  readonly wall: number;
-  readonly now: number;
-  readonly clock: string;
-  /** A reload of this tab's own storage: a period written at `pagehide` is at most `now` old. */
-  readonly fresh: boolean;
-}
-
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+// Where and when a page reads the stored periods; `fresh`: a reload of this tab's own storage, so a period
+// written at `pagehide` is at most `now` old.
+type Reader = { readonly wall: number; readonly now: number; readonly clock: string; readonly fresh: boolean };
 
 function readPeriods(storage: SafeStorage, key: string): Record<string, Period> {
   try {
     const parsed = JSON.parse(storage.get(key) ?? '{}') as Record<string, Partial<Period>> | null;
-    const periods: Record<string, Period> = {};
-    for (const [page, p] of Object.entries(parsed ?? {})) {
-      if (!finite(p?.l) || !finite(p.w)) continue;
-      const same = finite(p.m) && typeof p.k === 'string' ? { m: p.m, k: p.k } : {};
-      periods[page] = { l: p.l, w: p.w, ...same, ...(p.h === 1 ? { h: 1 } : {}) };
-    }
-    return periods;
+    // A record needs `l` and `w`; a junk `m` dates nothing (its age is NaN), so nothing is left of it.
+    const valid = Object.entries(parsed ?? {}).filter(([, p]) => Number.isFinite(p?.l) && Number.isFinite(p?.w));
+    return Object.fromEntries(valid) as Record<string, Period>;
   } catch {
     return {};
   }

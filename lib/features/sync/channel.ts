@@ -1,24 +1,10 @@
 import type { SyncMessage } from './messages';
 
-/** The tab channel as tabSync uses it: posting never throws, and a channel that failed once is gone. */
-export interface SyncChannel {
-  /** Whether the message went out: false once the channel failed (or was closed). */
-  post(message: SyncMessage): boolean;
-  close(): void;
-}
-
-// `SecurityError` for a DOMException, else the error's class.
-const errorClass = (error: unknown): string => {
-  const name = (error as { name?: unknown } | null)?.name;
-  if (typeof name === 'string' && name !== '') return name;
-  return (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? typeof error;
-};
-
+// Named by its class only (`SecurityError` for a DOMException): a message could quote what was posted.
 const warn = (error: unknown): void =>
   console.warn(
-    `unified-billing: tabSync() goes on without a BroadcastChannel (${errorClass(error)}): tabs no longer ` +
-      'tell each other of a free period or a quota change; Web Locks, where they work, still keep ' +
-      'simultaneous clicks to one charge.',
+    `unified-billing: tabSync() goes on without a BroadcastChannel (${(error as Error | null)?.name || typeof error}): ` +
+      'tabs no longer tell each other of a free period or a quota change, so each tab bills on its own.',
   );
 
 /**
@@ -27,7 +13,7 @@ const warn = (error: unknown): void =>
  * modes): one warning, and the client bills as without a channel. A
  * `postMessage` that throws closes it the same way.
  */
-export function openChannel(name: string, onMessage: (data: unknown) => void): SyncChannel | null {
+export function openChannel(name: string, onMessage: (data: unknown) => void) {
   if (typeof BroadcastChannel !== 'function') return null;
   let channel: BroadcastChannel | null;
   try {
@@ -49,8 +35,9 @@ export function openChannel(name: string, onMessage: (data: unknown) => void): S
     }
     channel = null;
   };
+  // Posting never throws: it says whether the message went out (false once the channel failed or closed).
   return {
-    post(message) {
+    post(message: SyncMessage): boolean {
       if (channel === null) return false;
       try {
         channel.postMessage(message);

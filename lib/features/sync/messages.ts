@@ -1,4 +1,5 @@
 import type { QuotaFields } from '../../shared/types';
+import { QUOTA_KEYS } from '../../shared/quota-keys';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 
 /**
@@ -25,7 +26,7 @@ export type SyncMessage =
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 // A period id is `<page id>.<n>`: short, and never a lock-name separator.
 const periodId = (v: unknown): v is string => typeof v === 'string' && v.length <= 100 && !v.includes(':');
-// A page id names a lock (`…:tab:<page id>`): as short, and as free of separators, as a period id.
+// A page id names a lock (`…:page:<page id>`): as short, and as free of separators, as a period id.
 const pageId = (v: unknown): v is string => periodId(v) && v !== '';
 // Any id the backend would take: it is only ever sent back to the backend, never part of a name.
 const externalId = (v: unknown): v is string =>
@@ -34,8 +35,11 @@ const externalId = (v: unknown): v is string =>
 // A malformed hint is no hint: the nudge then fetches, as one without it does.
 function quotaFields(v: unknown): v is QuotaFields {
   const q = v as Partial<Record<keyof QuotaFields, unknown>> | null;
-  if (typeof q !== 'object' || q === null || typeof q.isEnabled !== 'boolean') return false;
-  return [q.freeRemaining, q.freeTotal, q.creditsPerUse, q.creditsBalance].every(finite);
+  return (
+    typeof q === 'object' &&
+    q !== null &&
+    QUOTA_KEYS.every((k) => (k === 'isEnabled' ? typeof q[k] === 'boolean' : finite(q[k])))
+  );
 }
 
 /** Another page of the origin may send anything: only well-formed messages count. */

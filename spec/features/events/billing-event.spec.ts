@@ -18,6 +18,8 @@ function line(event: BillingEvent): string {
     case 'consume:failed':
     case 'refresh:failed':
       return `${event.type} ${event.error.code}`;
+    case 'consume:recovered':
+      return `${event.type} ${event.externalId} ${event.outcome.ok ? 'ok' : event.outcome.error.code}`;
     case 'request:retry':
       return `${event.type} ${event.path} #${event.attempt} in ${event.delayMs}ms`;
     default: {

@@ -1,4 +1,6 @@
 import { lastValueFrom, toArray } from 'rxjs';
+import { billingEvents } from '../../../lib/features/events';
+import type { BillingEvent } from '../../../lib/shared/billing-event';
 import type { RecoveredConsume } from '../../../lib/shared/feature-types';
 import { Browser, type Page, type PageOptions } from '../../helpers/browser';
 import { PATH } from '../../helpers/client-fixture';
@@ -53,6 +55,33 @@ describe('reloadSafe: a consume cut by a reload', () => {
     expect(browser.backend.charged).toEqual(['export-7']);
     expect(page.billing.check().reason).toBe('free_period');
     expect(storage.items.has(JOURNAL)).toBe(false);
+  });
+
+  it('the replay is told once more, as a consume:recovered event, with the events feature on (issue 30)', async () => {
+    browser = new Browser();
+    const storage = await diedWaiting('answers', 'export-9');
+    const events: BillingEvent[] = [];
+    const client = { events: billingEvents({ onEvent: (event) => events.push(event) }) };
+    const { recovered } = await opened({ storage, perTab: true, client });
+    expect(recovered).toEqual([{ externalId: 'export-9', outcome: CHARGED }]);
+    expect(events.filter((event) => event.type === 'consume:recovered')).toEqual([
+      expect.objectContaining({ externalId: 'export-9', outcome: CHARGED }),
+    ]);
+  });
+
+  it('with tabSync too: the same one page lock, the same replay, and recovered$ stays open for later re-sends', async () => {
+    browser = new Browser();
+    const storage = await diedWaiting('answers', 'export-10');
+    const page = browser.open({ storage, perTab: true, sync: true });
+    const seen: RecoveredConsume[] = [];
+    let completed = false;
+    page.billing.recovered$.subscribe({ next: (item) => seen.push(item), complete: () => (completed = true) });
+    await browser.settle();
+    expect(seen).toEqual([{ externalId: 'export-10', outcome: CHARGED }]);
+    expect(browser.locks.ownedBy(page.index).held.filter((name) => name.includes(':page:'))).toHaveLength(1);
+    expect(completed).toBe(false);
+    page.billing.dispose();
+    expect(completed).toBe(true);
   });
 
   it('cut before the backend saw it: the replay makes the one charge', async () => {

@@ -1,5 +1,8 @@
 import { Browser, type Page } from '../../helpers/browser';
 import { PATH } from '../../helpers/client-fixture';
+import { billingEvents } from '../../../lib/features/events';
+import type { BillingEvent } from '../../../lib/shared/billing-event';
+import type { RecoveredConsume } from '../../../lib/shared/feature-types';
 
 // Issue 23, point 6: the tab holding the consume lock dies after its POST went out, before its answer.
 // Its POST was announced (`sending`) and its page lock is gone, so the next holder sends that id again
@@ -86,15 +89,29 @@ describe('the consume-lock holder dies before its answer', () => {
     for (const tab of tabs.slice(1)) expect(tab.billing.getCachedUsage()).toMatchObject({ creditsBalance: 18 });
   });
 
-  it('the re-sent charge is reported on no recovered$: nobody awaited it, and the surviving callers were free', async () => {
-    const tabs = await threeTabs();
-    const seen: unknown[] = [];
-    const [, b] = tabs;
-    b.billing.recovered$.subscribe((item) => seen.push(item));
+  it('the re-sent charge is reported once, on the recovered$ of the tab that sent it again, and as an event (issue 30)', async () => {
+    browser = new Browser();
+    const events: BillingEvent[] = [];
+    const tabs = [0, 1, 2].map(() =>
+      browser.open({ sync: true, client: { events: billingEvents({ onEvent: (event) => events.push(event) }) } }),
+    ) as [Page, Page, Page];
+    await Promise.all(tabs.map((tab) => tab.billing.getUsage()));
+    await browser.settle();
+    const seen = tabs.map(() => [] as RecoveredConsume[]);
+    tabs.forEach((tab, i) => tab.billing.recovered$.subscribe((item) => seen[i]?.push(item)));
     const outcomes = await aDiesHoldingTheLock(tabs, 'answers');
     await Promise.all(outcomes);
+    await browser.settle();
     expect(browser.backend.charged).toEqual(['a-1']);
-    expect(seen).toEqual([]);
+    // B or C sent it again (whichever got the lock first); the page that learned the outcome reports it, once.
+    const reports = seen.flat();
+    expect(reports).toEqual([
+      { externalId: 'a-1', outcome: { ok: true, result: { freeRemaining: 2, isCredit: false, isBlacklisted: false } } },
+    ]);
+    const reporter = seen.findIndex((items) => items.length === 1);
+    expect(reporter).toBeGreaterThan(0);
+    const recoveredEvents = events.filter((event) => event.type === 'consume:recovered');
+    expect(recoveredEvents).toEqual([expect.objectContaining({ externalId: 'a-1', outcome: reports[0]?.outcome })]);
   });
 });
 

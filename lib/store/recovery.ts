@@ -1,0 +1,61 @@
+import { Observable, Subject, Subscription } from 'rxjs';
+import type { RecoveredConsume } from '../shared/feature-types';
+import type { ConsumeOutcome } from '../shared/types';
+import { replayUnderLock, startConsume } from './consume';
+import type { ConsumeContext } from './consume-call';
+import type { Recovery, StoreHooks } from './hooks';
+
+/**
+ * One recovery for an unanswered POST, whichever road finds it: the journal
+ * at start (a page reloaded) or a consume lock's holder (a tab that died).
+ * Both go through the consume's own steps and report on `recovered$`, which
+ * replays every outcome to each subscriber. It completes once nothing more can
+ * come: after the start's replays when no consume lock can find a dead tab's
+ * POST later, else on `dispose()`.
+ */
+export function recovery(hooks: readonly StoreHooks[]): Recovery {
+  const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
+  const listeners = hooks.flatMap((hook) => hook.onRecovered ?? []);
+  const journal = first('journal');
+  const outcomes: RecoveredConsume[] = [];
+  const reports = new Subject<RecoveredConsume>();
+  let context: ConsumeContext | undefined;
+  const reporter = (externalId: string) => (outcome: ConsumeOutcome) => {
+    const recovered = { externalId, outcome };
+    outcomes.push(recovered);
+    listeners.forEach((listener) => listener(recovered));
+    reports.next(recovered);
+  };
+  // The start's replays yet to report: -1 until the journal said which.
+  let left = -1;
+  const startDone = () => left === 0 && !first('consumeLock') && reports.complete();
+  return {
+    recovered$: new Observable((subscriber) => {
+      outcomes.forEach((outcome) => subscriber.next(outcome));
+      return reports.subscribe(subscriber);
+    }),
+    replay: (externalId, signal) =>
+      context ? replayUnderLock(context, externalId, signal, reporter(externalId)) : Promise.resolve(false),
+    start(consumeContext) {
+      context = consumeContext;
+      const release = first('holdPageLock')?.();
+      const wait = new AbortController();
+      // A journal that fails (a lock manager that throws or rejects) leaves nothing to replay.
+      new Promise<readonly string[]>((resolve) => resolve(journal?.pending(wait.signal) ?? []))
+        .catch(() => [])
+        .then((externalIds) => {
+          left = wait.signal.aborted ? 0 : externalIds.length;
+          startDone();
+          for (const externalId of left > 0 ? externalIds : []) {
+            const counted = () => ((left -= 1), startDone());
+            startConsume(consumeContext, { externalId, onOutcome: reporter(externalId) }).then(counted, counted);
+          }
+        });
+      return new Subscription(() => {
+        wait.abort();
+        release?.();
+      });
+    },
+    stop: () => reports.complete(),
+  };
+}
