@@ -77,7 +77,7 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
       release?.();
     }
     // 9. The balance, so the cache tells the truth (a failure shows in the status, never fails the consume):
-    // a request sent after the answer, queued behind one in flight, as one sent before it may be stale.
+    // one sent now, beside any older one in flight, which may be stale and which the click must not wait for.
     if (refresh) await context.balance.join({ signal, fresh: 'now' }).catch(() => undefined);
   } catch (error) {
     failure = error;
