@@ -75,9 +75,12 @@ export const SIZE_AIMS = { own: 7_700 } as const;
  * and the consume's hand-written races; the transport split in two (-23 B);
  * the status folded over BillingStatus's keys (-20 B); the store keeps RxJS's
  * subjects (a hand-written broadcast() would have saved 557 B all-in, but is a
- * second stream mechanism): own 8,367 B, all 11,559 B.
+ * second stream mechanism): own 8,367 B, all 11,559 B. The one recovery path
+ * (the consume's steps split so a replay can run them under the lock, its
+ * settling in consume-call.ts): own 8,480 B, all 11,696 B. The issue's goals
+ * (8,192 and 11,264) are not met; the ceilings hold these figures.
  */
-export const SIZE_CEILINGS = { own: 8_380, total: 11_570 } as const;
+export const SIZE_CEILINGS = { own: 8_490, total: 11_710 } as const;
 
 /**
  * Issue 26: gzipped bytes `unified-billing/element` (both elements, their

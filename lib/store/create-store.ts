@@ -197,5 +197,4 @@ export function createStore(setup: StoreSetup): Client {
   };
   return { billing, credits: { getBalance } };
 }
-
-function noop(): void {}
+const noop = (): void => undefined;

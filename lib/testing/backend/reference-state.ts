@@ -20,19 +20,9 @@ type UserState = { -readonly [K in keyof Omit<ReferenceUserSnapshot, 'modules'>]
  * The in-memory state of the reference backend and its transitions; no I/O,
  * no timers, every method synchronous, so that a consume reads and writes the
  * state in one turn of the event loop and concurrent consumes cannot lose an
- * update.
- *
- * Decisions:
- * - the credits balance is a user-level wallet, shared by all modules; the
- *   free quota is per (user, module), initialised from the user's
- *   configuration the first time the module is seen;
- * - only applied consumes (code 0) are recorded for idempotency: a 20101 or
- *   20102 charged nothing, so answering it again from the current state cannot
- *   double-charge, and it lets the same operation succeed after a top-up or an
- *   un-blacklisting;
- * - an `external_id` is unique per user across modules: a replay answers the
- *   first result even if it names another module;
- * - `isEnabled` is reported, it does not change how a consume is decided.
+ * update. Its choices (a user-level wallet, per-module free quotas, only
+ * applied consumes kept for idempotency, ids unique per user) are in the
+ * decisions log, "The reference backend".
  */
 export class ReferenceState {
   private readonly users = new Map<string, UserState>();
