@@ -189,6 +189,9 @@ const installs = projects.map((project) => {
   const dir = join(work, project.dir);
   cpSync(project.source ?? join(fixtures, project.fixture), dir, { recursive: true });
   if (project.fixture === 'vite') cpSync(join(fixtures, 'node'), dir, { recursive: true });
+  // The fake-timer cases both runners share (scripts/consumers/shared/fake-timer-cases.ts).
+  if (project.fixture === 'jest' || project.fixture === 'vite')
+    cpSync(join(fixtures, 'shared'), dir, { recursive: true });
   // `type: null` writes none, as create-next-app does (Next rejects ESM sources under "commonjs").
   const type = project.type === null ? {} : { type: project.type ?? 'commonjs' };
   const manifest = { name: `consumer-${project.dir}`, private: true, ...type };
