@@ -44,7 +44,7 @@ export type BillingAction =
       readonly result: BillingConsumeResult | null;
       readonly error: BillingError | null;
       readonly charged: boolean;
-      readonly open: boolean;
+      readonly unanswered: boolean;
     }
   | { readonly type: 'freePeriod/ended'; readonly end: number }
   // A free period started elsewhere (another tab, or before a reload), as the milliseconds left at `now`,

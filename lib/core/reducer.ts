@@ -55,7 +55,8 @@ function adopted(state: BillingState, now: number, remainingMs: number): Billing
  */
 export function reduce(state: BillingState, action: BillingAction): BillingState {
   // The free consume's hot path: a success that clears nothing changes nothing.
-  if (action.type === 'consume/settled' && !action.error && !action.open && state.failed !== 'consume') return state;
+  if (action.type === 'consume/settled' && !action.error && !action.unanswered && state.failed !== 'consume')
+    return state;
   let next = state;
   let { fetches, failed } = state;
   const status = state.status;
@@ -108,8 +109,8 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       pending--;
       break;
     case 'consume/settled':
-      if (action.open) pending--;
-      if (action.open || action.error?.code !== 'invalid_argument') {
+      if (action.unanswered) pending--;
+      if (action.unanswered || action.error?.code !== 'invalid_argument') {
         call = 'consume';
         failure = action.error;
       }

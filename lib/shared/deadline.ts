@@ -37,7 +37,7 @@ export interface DeadlineOptions<T> {
  *
  * @example
  * ```ts
- * const usage = await deadline((cut) => fetchUsage(cut), {
+ * const usage = await deadline((raceEnded) => fetchUsage(raceEnded), {
  *   scheduler,
  *   ms: 10_000,
  *   signal,
@@ -45,18 +45,18 @@ export interface DeadlineOptions<T> {
  * });
  * ```
  */
-export function deadline<T>(work: (cut: AbortSignal) => Promise<T>, options: DeadlineOptions<T>): Promise<T> {
+export function deadline<T>(work: (raceEnded: AbortSignal) => Promise<T>, options: DeadlineOptions<T>): Promise<T> {
   const { scheduler, ms, signal, onTimeout, onAbort } = options;
-  const cut = new AbortController();
+  const raceEnded = new AbortController();
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let timer: Subscription | undefined;
-    const finish = (outcome: () => T | PromiseLike<T>, cutWork: boolean) => {
+    const finish = (outcome: () => T | PromiseLike<T>, endWork: boolean) => {
       if (settled) return;
       settled = true;
       timer?.unsubscribe();
       signal?.removeEventListener('abort', aborted);
-      if (cutWork) cut.abort();
+      if (endWork) raceEnded.abort();
       try {
         resolve(outcome());
       } catch (error) {
@@ -68,7 +68,7 @@ export function deadline<T>(work: (cut: AbortSignal) => Promise<T>, options: Dea
     signal?.addEventListener('abort', aborted, { once: true });
     if (ms !== undefined) timer = scheduler.schedule(() => finish(onTimeout ?? (() => undefined as T), true), ms);
     // A work that throws at once ends the race as one that rejects.
-    new Promise<T>((started) => started(work(cut.signal))).then(
+    new Promise<T>((started) => started(work(raceEnded.signal))).then(
       (value) => finish(() => value, false),
       (error: unknown) =>
         finish(() => {

@@ -100,7 +100,7 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
           result,
           error,
           charged,
-          open: unanswered,
+          unanswered,
         });
         // The caller has the outcome (or was told the client is gone): nothing is left to replay.
         if (id !== undefined) context.hooks.forget(id);

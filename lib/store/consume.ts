@@ -17,12 +17,15 @@ export type { ConsumeContext, ConsumeHooks, ConsumeQueue, ConsumeStart } from '.
 
 // Steps 5 to 7 of a consume, the one replay path too: journal the id, POST it, apply the answer as facts.
 async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalId: string): Promise<boolean> {
-  const { dispatch, now, stamp } = context.store;
+  const { dispatch, now, nextRequestNumber } = context.store;
   context.hooks.journal?.(externalId);
   dispatch({ type: 'consume/sent', externalId });
   call.unanswered = true;
   let seq = 0;
-  const reply = await context.api.consume(externalId, { signal: call.signal, onSend: () => (seq = stamp()) });
+  const reply = await context.api.consume(externalId, {
+    signal: call.signal,
+    onSend: () => (seq = nextRequestNumber()),
+  });
   if (reply.kind === 'blacklisted') {
     call.result = unchargedResult(context.store.state(), true);
     return false;

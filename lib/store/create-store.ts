@@ -23,7 +23,7 @@ import { freePeriodRemainingView } from './views';
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
 // A consume that settles without a POST still open: refused before anything was sent, or free.
 const unsent = (result: BillingConsumeResult | null, error: BillingError | null) =>
-  consumeSettled({ externalId: null, result, error, charged: false, open: false });
+  consumeSettled({ externalId: null, result, error, charged: false, unanswered: false });
 
 /**
  * One client's store and its operations: the state is a `BehaviorSubject`
@@ -81,7 +81,7 @@ export function createStore(setup: StoreSetup): Client {
 
   const context: ConsumeContext = {
     api: setup.api,
-    store: { dispatch, state, now, stamp: () => ++seq },
+    store: { dispatch, state, now, nextRequestNumber: () => ++seq },
     scheduler,
     hooks: {
       consumeLock: lock && recovered && ((signal) => lock(signal, recovered.replay)),

@@ -9,7 +9,7 @@ export interface StoreAccess {
   readonly state: () => BillingState;
   readonly now: () => number;
   /** The next request number, taken as an attempt goes out (a retry is newer than what was sent before it). */
-  readonly stamp: () => number;
+  readonly nextRequestNumber: () => number;
 }
 
 /** What a request of the store uses of its client: the transport and the store. */
@@ -25,15 +25,15 @@ export interface LoadContext {
  * reads the cache with the answer applied.
  */
 export async function fetchUsage({ api, store }: LoadContext, controller: AbortController) {
-  const { dispatch, now, stamp } = store;
+  const { dispatch, now, nextRequestNumber } = store;
   const { signal } = controller;
   let seq = 0;
   let balanceSeq = 0;
   dispatch({ type: 'usage/started' });
   try {
     const [count, creditsBalance] = await Promise.all([
-      api.freeCount({ signal, onSend: () => (seq = stamp()) }),
-      api.balance({ signal, onSend: () => (balanceSeq = stamp()) }),
+      api.freeCount({ signal, onSend: () => (seq = nextRequestNumber()) }),
+      api.balance({ signal, onSend: () => (balanceSeq = nextRequestNumber()) }),
     ]);
     dispatch({ type: 'usage/loaded', seq, balanceSeq, quota: { ...count, creditsBalance }, now: now() });
   } catch (error) {
@@ -45,10 +45,10 @@ export async function fetchUsage({ api, store }: LoadContext, controller: AbortC
 
 /** The balance request (`refreshCredits()`, `getBalance()`, the refresh after a charge or a refusal). */
 export async function fetchBalance({ api, store }: LoadContext, { signal }: AbortController) {
-  const { dispatch, stamp } = store;
+  const { dispatch, nextRequestNumber } = store;
   let seq = 0;
   try {
-    const balance = await api.balance({ signal, onSend: () => (seq = stamp()) });
+    const balance = await api.balance({ signal, onSend: () => (seq = nextRequestNumber()) });
     dispatch({ type: 'balance/loaded', seq, balance });
     return balance;
   } catch (error) {

@@ -25,7 +25,7 @@ const settled = (error: BillingError | null, open = false): BillingAction => ({
   result: error === null ? { freeRemaining: 0, isCredit: false, isBlacklisted: false } : null,
   error,
   charged: false,
-  open,
+  unanswered: open,
 });
 const refreshed: BillingAction = { type: 'balance/loaded', seq: 0, balance: 1 };
 const refreshFailed = (error: BillingError): BillingAction => ({ type: 'balance/failed', error });

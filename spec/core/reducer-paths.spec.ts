@@ -24,7 +24,7 @@ const settled = (error: BillingError | null, open: boolean): BillingAction => ({
   result: error === null ? { freeRemaining: 0, isCredit: false, isBlacklisted: open } : null,
   error,
   charged: false,
-  open,
+  unanswered: open,
 });
 const adopt = (now: number, remainingMs: number): BillingAction => ({ type: 'freePeriod/adopted', now, remainingMs });
 

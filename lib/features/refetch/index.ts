@@ -39,7 +39,7 @@ export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
                 new Observable<never>(() =>
                   armRefetch(checked, {
                     refetch: () => void loadUsage(),
-                    nudge: () => void refetchUsage(),
+                    refetchUsage: () => void refetchUsage(),
                     scheduler,
                   }),
                 ),

@@ -21,7 +21,7 @@ export interface RefetchOptions {
   /**
    * Refetch each time this source emits: an RxJS `Observable`, or anything
    * with `subscribe(observer)`, such as the app's `EventSource` or WebSocket
-   * wrapped in `fromEvent`. A value is only a nudge ("the server's usage
+   * wrapped in `fromEvent`. A value is only a refetchUsage ("the server's usage
    * changed"): it is never read, and a burst shares one fetch. Subscribed when
    * the client is created, unsubscribed on `dispose()`; a source that errors
    * or completes is subscribed again after 1 s, doubling up to 30 s, then one
@@ -74,7 +74,7 @@ export function checkRefetch(value: unknown): RefetchOptions | undefined {
  * every listener and timer and unsubscribes `when`. `refetch` must not throw:
  * it goes through `getUsage()`'s in-flight sharing and swallows its rejection
  * (a throw would end the interval, as any throwing scheduler work does).
- * `nudge` (for `when`) must not throw either: it is the store's nudge, the one
+ * `refetchUsage` (for `when`) must not throw either: it is the store's refetchUsage, the one
  * a tab's change message uses, so a push joins a fetch sent after it or
  * queues one.
  */
@@ -82,12 +82,12 @@ export function armRefetch(
   options: RefetchOptions,
   deps: {
     readonly refetch: () => void;
-    readonly nudge: () => void;
+    readonly refetchUsage: () => void;
     readonly scheduler: SchedulerLike;
     readonly target?: RefetchTarget;
   },
 ): () => void {
-  const { refetch, nudge, scheduler } = deps;
+  const { refetch, refetchUsage, scheduler } = deps;
   const { window: win, document: doc, navigator: nav } = deps.target ?? (globalThis as RefetchTarget);
   const teardown = new Subscription();
   let last = -Infinity;
@@ -119,7 +119,7 @@ export function armRefetch(
     };
     teardown.add(inBackground(scheduler).schedule(tick, every));
   }
-  // Not throttled: the nudge's own sharing bounds a burst to one fetch beyond the one in flight.
-  if (options.when) teardown.add(watchSource(options.when, nudge, scheduler));
+  // Not throttled: the refetchUsage's own sharing bounds a burst to one fetch beyond the one in flight.
+  if (options.when) teardown.add(watchSource(options.when, refetchUsage, scheduler));
   return () => teardown.unsubscribe();
 }

@@ -13,14 +13,18 @@ export const WHEN_RULE: Rule = [
 ];
 
 /**
- * Subscribes to `source` now and calls `nudge` for each value it emits. A
+ * Subscribes to `source` now and calls `refetchUsage` for each value it emits. A
  * source that errors, completes or throws on subscribe is subscribed again
  * after 1 s, 2 s, 4 s … at most 30 s on the scheduler (a value brings the wait
- * back to 1 s), and `nudge` is called once then, for what was missed while
+ * back to 1 s), and `refetchUsage` is called once then, for what was missed while
  * nobody listened. In development its first end is one `console.warn` naming
  * the error. Returns the teardown, which unsubscribes and cancels the wait.
  */
-export function watchSource(source: Subscribable<unknown>, nudge: () => void, scheduler: SchedulerLike): () => void {
+export function watchSource(
+  source: Subscribable<unknown>,
+  refetchUsage: () => void,
+  scheduler: SchedulerLike,
+): () => void {
   let subscription: Unsubscribable | undefined;
   let timer: Unsubscribable | undefined;
   let wait = FIRST_MS;
@@ -29,10 +33,10 @@ export function watchSource(source: Subscribable<unknown>, nudge: () => void, sc
 
   const subscribe = (): void => {
     // Each subscription ends once: a second error, or a value after the end, is not heard.
-    let live = true;
+    let subscribed = true;
     const end = (error: unknown, completed?: boolean): void => {
-      if (!live || stopped) return;
-      live = false;
+      if (!subscribed || stopped) return;
+      subscribed = false;
       subscription = undefined;
       if (__DEV__ && !warned) {
         warned = true;
@@ -43,22 +47,22 @@ export function watchSource(source: Subscribable<unknown>, nudge: () => void, sc
       }
       timer = inBackground(scheduler).schedule(() => {
         subscribe();
-        nudge();
+        refetchUsage();
       }, wait);
       wait = Math.min(wait * 2, LAST_MS);
     };
     try {
       const current = source.subscribe({
         next: () => {
-          if (!live) return;
+          if (!subscribed) return;
           wait = FIRST_MS;
-          nudge();
+          refetchUsage();
         },
         error: (error: unknown) => end(error),
         complete: () => end(undefined, true),
       });
       // A source that ended while subscribing has nothing left to hold.
-      if (live) subscription = current;
+      if (subscribed) subscription = current;
     } catch (error) {
       end(error);
     }

@@ -46,8 +46,8 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   const post = (message: SyncMessage) => channel?.post(message);
   // Never trusted beyond 30 s (the reducer caps it too); the owner's wall time only takes off a late delivery.
   const adoptPeriod = ({ id, left, at }: { id: string; left: number; at: number }): void => {
-    const late = wallNow() - at;
-    const remainingMs = Math.min(late > 0 ? left - late : left, FREE_PERIOD_MS);
+    const delay = wallNow() - at;
+    const remainingMs = Math.min(delay > 0 ? left - delay : left, FREE_PERIOD_MS);
     if (owned.has(id) || !(remainingMs > 0)) return;
     const now = scheduler.now();
     for (const [key, end] of adopted) if (end <= now) adopted.delete(key);

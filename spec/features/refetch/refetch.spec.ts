@@ -30,7 +30,7 @@ function rig(options: RefetchOptions) {
   const refetch = jest.fn();
   const disarm = armRefetch(options, {
     refetch,
-    nudge: refetch,
+    refetchUsage: refetch,
     scheduler: clock,
     target: { window, document, navigator },
   });
@@ -51,7 +51,7 @@ describe('armRefetch', () => {
     disarm();
     const clock2 = new VirtualClock();
     const refetch = jest.fn();
-    armRefetch({ focus: true, online: true }, { refetch, nudge: refetch, scheduler: clock2, target: {} })();
+    armRefetch({ focus: true, online: true }, { refetch, refetchUsage: refetch, scheduler: clock2, target: {} })();
     expect(clock2.pending).toBe(0);
     expect(typeof globalThis.window).toBe('undefined'); // so the default target is empty here too
   });
