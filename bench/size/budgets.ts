@@ -77,7 +77,7 @@ export const SIZE_AIMS = { own: 7_700 } as const;
  * subjects (a hand-written broadcast() would have saved 557 B all-in, but is a
  * second stream mechanism): own 8,367 B, all 11,559 B. The one recovery path
  * (the consume's steps split so a replay can run them under the lock, its
- * settling in consume-call.ts): own 8,487 B, all 11,704 B. The issue's goals
+ * settling in consume-call.ts): own 8,488 B, all 11,694 B. The issue's goals
  * (8,192 and 11,264) are not met; the ceilings hold these figures (plain
  * names for the request number and the settled fact's `unanswered`: +7 B).
  */

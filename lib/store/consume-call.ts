@@ -1,8 +1,7 @@
 import { deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
-import type { BillingConsumeResult } from '../shared/types';
 import type { SchedulerLike } from 'rxjs';
-import type { ConsumeOutcome } from '../shared/types';
+import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
 import type { Flight } from './flight';
 import type { LoadContext } from './usage';
 

@@ -16,7 +16,7 @@ import { startConsume, unchargedResult, type ConsumeContext } from './consume';
 import { eventsWithoutFeature } from './events-without-feature';
 import { freePeriodTimer } from './free-period-timer';
 import { flight } from './flight';
-import type { StoreHooks } from './hooks';
+import { firstHook } from './hooks';
 import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView } from './views';
 
@@ -41,10 +41,9 @@ export function createStore(setup: StoreSetup): Client {
   // The reducer keeps the status the same object while nothing in it changed.
   const status$ = new BehaviorSubject<BillingStatus>(initialState.status);
   const teardown = new Subscription();
-  const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
-  const journal = first('journal');
-  const recovered = first('recovery')?.(hooks);
-  const lock = first('consumeLock');
+  const journal = firstHook(hooks, 'journal');
+  const recovered = firstHook(hooks, 'recovery')?.(hooks);
+  const lock = firstHook(hooks, 'consumeLock');
   const observers = hooks.flatMap((hook) => hook.observe ?? []);
   // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
   const journaled = new Set<string>();
@@ -176,7 +175,7 @@ export function createStore(setup: StoreSetup): Client {
     recovered$: recovered?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
     getStatus: read(({ status }) => status),
     status$: status$.asObservable(),
-    events$: first('events$') ?? eventsWithoutFeature(changes),
+    events$: firstHook(hooks, 'events$') ?? eventsWithoutFeature(changes),
     preview: read(preview),
     // After dispose() the state is the last one: nothing is applied any more.
     snapshot: () => toSnapshot(state(), now(), wallNow()),

@@ -81,3 +81,7 @@ export interface StoreHooks {
   /** On `dispose()`, after the pending calls settled and the effects were cut. */
   readonly dispose?: () => void;
 }
+
+/** The part `key` of the first installed feature that has one: where two features could give it, the first wins. */
+export const firstHook = <K extends keyof StoreHooks>(hooks: readonly StoreHooks[], key: K): StoreHooks[K] =>
+  hooks.find((hook) => hook[key])?.[key];

@@ -1,9 +1,9 @@
-import { Observable, Subject, Subscription } from 'rxjs';
+import { ReplaySubject, Subscription } from 'rxjs';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { ConsumeOutcome } from '../shared/types';
 import { replayUnderLock, startConsume } from './consume';
 import type { ConsumeContext } from './consume-call';
-import type { Recovery, StoreHooks } from './hooks';
+import { firstHook, type Recovery, type StoreHooks } from './hooks';
 
 /**
  * One recovery for an unanswered POST, whichever road finds it: the journal
@@ -14,31 +14,26 @@ import type { Recovery, StoreHooks } from './hooks';
  * POST later, else on `dispose()`.
  */
 export function recovery(hooks: readonly StoreHooks[]): Recovery {
-  const first = <K extends keyof StoreHooks>(key: K) => hooks.find((hook) => hook[key])?.[key];
   const listeners = hooks.flatMap((hook) => hook.onRecovered ?? []);
-  const journal = first('journal');
-  const outcomes: RecoveredConsume[] = [];
-  const reports = new Subject<RecoveredConsume>();
+  const journal = firstHook(hooks, 'journal');
+  // Every outcome to each subscriber, then the end.
+  const reports = new ReplaySubject<RecoveredConsume>();
   let context: ConsumeContext | undefined;
   const reporter = (externalId: string) => (outcome: ConsumeOutcome) => {
     const recovered = { externalId, outcome };
-    outcomes.push(recovered);
     listeners.forEach((listener) => listener(recovered));
     reports.next(recovered);
   };
   // The start's replays yet to report: -1 until the journal said which.
   let left = -1;
-  const startDone = () => left === 0 && !first('consumeLock') && reports.complete();
+  const startDone = () => left === 0 && !firstHook(hooks, 'consumeLock') && reports.complete();
   return {
-    recovered$: new Observable((subscriber) => {
-      outcomes.forEach((outcome) => subscriber.next(outcome));
-      return reports.subscribe(subscriber);
-    }),
+    recovered$: reports.asObservable(),
     replay: (externalId, signal) =>
       context ? replayUnderLock(context, externalId, signal, reporter(externalId)) : Promise.resolve(false),
     start(consumeContext) {
       context = consumeContext;
-      const release = first('holdPageLock')?.();
+      const release = firstHook(hooks, 'holdPageLock')?.();
       const wait = new AbortController();
       // A journal that fails (a lock manager that throws or rejects) leaves nothing to replay.
       new Promise<readonly string[]>((resolve) => resolve(journal?.pending(wait.signal) ?? []))
