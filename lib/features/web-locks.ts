@@ -55,6 +55,12 @@ export function holdLock(
 /** The lock a page holds for its client's life (the store holds it once): free means that page is gone. */
 export const pageLockName = (scope: string, pageId: string): string => `unified-billing:${scope}:page:${pageId}`;
 
+/** The `holdPageLock` hook both features that find unanswered POSTs offer: the store takes the first. */
+export const pageLockHook =
+  (locks: LocksLike, { scope, pageId }: { readonly scope: string; readonly pageId: string }) =>
+  (): (() => void) =>
+    holdLock(locks, pageLockName(scope, pageId));
+
 /**
  * Whether the lock `name` is free now; takes and drops it at once when it is
  * (`ifAvailable`), shared, so that pages probing the same page lock at once

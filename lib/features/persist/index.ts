@@ -2,7 +2,7 @@ import { BillingError } from '../../shared/errors';
 import { recovery } from '../../store/recovery';
 import type { BillingFeature } from '../feature';
 import type { ReloadSafeOptions, StorageLike } from '../../shared/feature-types';
-import { holdLock, locksOf, pageLockName } from '../web-locks';
+import { locksOf, pageLockHook } from '../web-locks';
 import { pageJournal } from './journal';
 import { periodStore } from './period-store';
 import { SafeStorage } from './safe-storage';
@@ -44,7 +44,7 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
         effects: [periods],
         journal,
         recovery,
-        holdPageLock: () => holdLock(locks, pageLockName(setup.scope, setup.pageId)),
+        holdPageLock: pageLockHook(locks, setup),
       };
     },
   };

@@ -32,7 +32,7 @@ const pageId = (v: unknown): v is string => periodId(v) && v !== '';
 const externalId = (v: unknown): v is string =>
   typeof v === 'string' && v.length > 0 && v.length <= MAX_EXTERNAL_ID_LENGTH;
 
-// A malformed hint is no hint: the nudge then fetches, as one without it does.
+// A malformed hint is no hint: the message then fetches, as one without it does.
 function quotaFields(v: unknown): v is QuotaFields {
   const q = v as Partial<Record<keyof QuotaFields, unknown>> | null;
   return (

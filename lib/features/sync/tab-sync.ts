@@ -9,7 +9,7 @@ import type { LocksLike } from '../../shared/feature-types';
 import { QUOTA_KEYS } from '../../shared/quota-keys';
 import { inBackground } from '../../shared/scheduler';
 import type { FeatureParts, FeatureSetup } from '../feature';
-import { holdLock, lockFree, pageLockName } from '../web-locks';
+import { holdLock, lockFree, pageLockHook } from '../web-locks';
 import { openChannel } from './channel';
 import { consumeLock, type BeforeDecide } from './consume-lock';
 import { deadPosts } from './dead-posts';
@@ -75,14 +75,14 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
     new Observable<BillingAction>((out) => {
       emit = (action) => out.next(action);
       state = state$;
-      // Refetches a nudge started and not yet applied: what this tab loads meanwhile tells nobody.
-      let nudgeRefetches = 0;
+      // Refetches another tab's change message started, not yet applied: what they load tells nobody.
+      let pendingRefetches = 0;
       // A change told while a fetch of this tab's own was in flight: weighed once that fetch lands.
       let toldQuota: Quota | null = null;
       let quota = state$.value.quota;
       refetch = () => {
-        nudgeRefetches += 1;
-        void deps.refetchUsage().then(() => (nudgeRefetches -= 1));
+        pendingRefetches += 1;
+        void deps.refetchUsage().then(() => (pendingRefetches -= 1));
       };
       // A tab that already shows what the sender shows has nothing to fetch, so tabs that all fetched
       // (coming back online together) do not fetch again for each other; an old sender sends no hint.
@@ -131,10 +131,10 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
           if (!sameQuota(quota, toldQuota)) refetch();
           toldQuota = null;
         }
-        // A fetch this tab made because of a nudge tells nobody: the nudge already did.
-        const nudgeAnswer = nudgeRefetches > 0 && action.type === 'usage/loaded';
+        // A fetch this tab made because of a change message tells nobody: the message already did.
+        const refetchAnswer = pendingRefetches > 0 && action.type === 'usage/loaded';
         const consumeAnswer = action.type === 'consume/charged' || action.type === 'consume/insufficient';
-        if (consumeAnswer || (!nudgeAnswer && !sameQuota(before, quota))) {
+        if (consumeAnswer || (!refetchAnswer && !sameQuota(before, quota))) {
           post({ kind: 'changed', ...(quota && { q: quota }) });
         }
         dead?.onAction(action);
@@ -163,7 +163,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
     effects: [effect],
     ...(locks && {
       recovery,
-      holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)),
+      holdPageLock: pageLockHook(locks, setup),
       consumeLock: consumeLock(locks, `${base}:consume`, scheduler, setup.timeoutMs, beforeDecide),
     }),
   };
