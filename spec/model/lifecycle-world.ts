@@ -196,8 +196,10 @@ export class World {
     // client's `sent` that reaches the next holder more than its 500 ms grace after the client's lock went (a
     // late channel, a busy tab) lets that holder send the POST again, which a top-up in between can then charge
     // (seed 1823347359: refused, reloaded, re-sent after a top-up). Only then: with tab sync, in a run where
-    // messages came late, sent again by another tab for a disposed or dead one, and not by its duplicate (whose
-    // journal replay paying for what its opener abandoned stays a violation: the abandonCopied family).
+    // messages came late, sent again by another tab for a disposed or dead one, and not by a duplicate copied
+    // after the call started (its storage holds the call's journal entry, and a journal replay paying for what
+    // its opener abandoned stays a violation: the abandonCopied family). A duplicate copied before the call
+    // (seed 955285481) holds no such entry: what it sends is the cross-tab re-send of the window.
     const charger = this.tabs[exchange.tab];
     const resentLate =
       this.platform.sync &&
@@ -206,7 +208,7 @@ export class World {
         (c) =>
           c.externalId === id &&
           c.tab !== exchange.tab &&
-          charger?.copiedFrom !== c.tab &&
+          !(charger?.copiedFrom === c.tab && charger.openedEvent > c.startEvent) &&
           this.tabs[c.tab]?.status !== 'live',
       );
     if (!waiting && !resentLate) {
