@@ -50,14 +50,12 @@ export function billingEvents(options: BillingEventsOptions = {}): BillingFeatur
         observe(action, before, after) {
           if (hub.active()) for (const event of eventsOf(action, before, after, scheduler.now())) hub.emit(event);
         },
-        onRecovered({ externalId, outcome }) {
-          if (hub.active()) hub.emit({ type: 'consume:recovered', at: scheduler.now(), externalId, outcome });
-        },
+        // Rare: built even when nobody listens (the hub then delivers it to no one).
+        onRecovered: ({ externalId, outcome }) =>
+          hub.emit({ type: 'consume:recovered', at: scheduler.now(), externalId, outcome }),
         // The transport numbers attempts (2 is the first retry); the event counts retries.
-        onRetry({ attempt, delayMs, path }) {
-          if (hub.active())
-            hub.emit({ type: 'request:retry', at: scheduler.now(), attempt: attempt - 1, delayMs, path });
-        },
+        onRetry: ({ attempt, delayMs, path }) =>
+          hub.emit({ type: 'request:retry', at: scheduler.now(), attempt: attempt - 1, delayMs, path }),
         dispose: () => hub.complete(),
       };
     },
