@@ -36,11 +36,6 @@ const READ_ONLY_FEATURES = {
   test: false,
 };
 
-function defaultExtension(): DevtoolsExtension | undefined {
-  const found = (globalThis as { __REDUX_DEVTOOLS_EXTENSION__?: unknown }).__REDUX_DEVTOOLS_EXTENSION__;
-  return typeof found === 'object' || typeof found === 'function' ? (found as DevtoolsExtension) : undefined;
-}
-
 // A DevTools failure must never become a billing failure: the call is dropped.
 function quietly(call: () => void): void {
   try {
@@ -83,7 +78,9 @@ export function reduxDevtools(options: ReduxDevtoolsOptions = {}): DevtoolsHook 
   return {
     kind: 'devtools',
     install(setup) {
-      const extension = options.extension === undefined ? defaultExtension() : options.extension;
+      const found = (globalThis as { __REDUX_DEVTOOLS_EXTENSION__?: DevtoolsExtension }).__REDUX_DEVTOOLS_EXTENSION__;
+      const extension = options.extension === undefined ? found : options.extension;
+      // Whatever the global holds: an extension is anything with a `connect` function.
       if (typeof extension?.connect !== 'function') return {};
       const name = options.name ?? `unified-billing:${setup.scope}`;
       return { effects: [devtoolsEffect(setup, (initial) => open(extension, name, initial))] };
