@@ -69,37 +69,8 @@ function store<T>(sources: ReadonlyArray<Observable<unknown>>, initial: T, read:
   };
 }
 
-// The client's observables replay their current value synchronously; only that one is read.
-function readNow<T>(source$: Observable<T>, last: T): T {
-  let value = last;
-  source$.subscribe((current) => (value = current)).unsubscribe();
-  return value;
-}
-
 function withServerSnapshot<T>(store: ExternalStore<T>, serverSnapshot: T): ExternalStore<T> {
   return { ...store, getServerSnapshot: () => serverSnapshot };
-}
-
-function createStores(billing: BillingModule): BillingStores {
-  const usage = store<UsageInfo | null>([billing.usage$], null, (last) => {
-    const fresh = billing.getCachedUsage();
-    return sameUsage(last, fresh) ? last : fresh;
-  });
-  // getStatus() and check() return the same frozen object until something changed: already stable snapshots.
-  const status = store([billing.status$], initialStatus, () => billing.getStatus());
-  // With a snapshot when the stores are made (in a browser: a bootstrap, as the first hook renders), the
-  // server snapshot is that first view, kept: the server rendered from the same snapshot, and a part that
-  // hydrates after a fetch answered must still match its HTML. React re-renders with getSnapshot after.
-  const bootstrapped = billing.snapshot() !== null;
-  return {
-    usage: bootstrapped ? withServerSnapshot(usage, usage.getSnapshot()) : usage,
-    check: store([billing.usage$, billing.freePeriodRemaining$], INSUFFICIENT, () => billing.check()),
-    freePeriodRemaining: store([billing.freePeriodRemaining$], 0, (last) =>
-      readNow(billing.freePeriodRemaining$, last),
-    ),
-    // Without a bootstrap the server never knows what the browser's client will: hydration starts from "not loaded".
-    status: withServerSnapshot(status, bootstrapped ? status.getSnapshot() : initialStatus),
-  };
 }
 
 const cache = new WeakMap<BillingModule, BillingStores>();
@@ -114,10 +85,30 @@ const cache = new WeakMap<BillingModule, BillingStores>();
  * ```
  */
 export function billingStores(billing: BillingModule): BillingStores {
-  let stores = cache.get(billing);
-  if (stores === undefined) {
-    stores = createStores(billing);
-    cache.set(billing, stores);
-  }
+  const cached = cache.get(billing);
+  if (cached !== undefined) return cached;
+  const usage = store<UsageInfo | null>([billing.usage$], null, (last) => {
+    const fresh = billing.getCachedUsage();
+    return sameUsage(last, fresh) ? last : fresh;
+  });
+  // getStatus() and check() return the same frozen object until something changed: already stable snapshots.
+  const status = store([billing.status$], initialStatus, () => billing.getStatus());
+  // With a snapshot when the stores are made (in a browser: a bootstrap, as the first hook renders), the
+  // server snapshot is that first view, kept: the server rendered from the same snapshot, and a part that
+  // hydrates after a fetch answered must still match its HTML. React re-renders with getSnapshot after.
+  const bootstrapped = billing.snapshot() !== null;
+  const stores: BillingStores = {
+    usage: bootstrapped ? withServerSnapshot(usage, usage.getSnapshot()) : usage,
+    check: store([billing.usage$, billing.freePeriodRemaining$], INSUFFICIENT, () => billing.check()),
+    // The countdown replays its current value synchronously; only that one is read.
+    freePeriodRemaining: store([billing.freePeriodRemaining$], 0, (last) => {
+      let seconds = last;
+      billing.freePeriodRemaining$.subscribe((current) => (seconds = current)).unsubscribe();
+      return seconds;
+    }),
+    // Without a bootstrap the server never knows what the browser's client will: hydration starts from "not loaded".
+    status: withServerSnapshot(status, bootstrapped ? status.getSnapshot() : initialStatus),
+  };
+  cache.set(billing, stores);
   return stores;
 }
