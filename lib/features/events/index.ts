@@ -1,4 +1,4 @@
-import { BillingError } from '../../shared/errors';
+import { invalid } from '../../shared/errors';
 import type { BillingEvent } from '../../shared/billing-event';
 import type { BillingFeature } from '../feature';
 import { createEventHub } from './event-hub';
@@ -38,7 +38,7 @@ export interface BillingEventsOptions {
 export function billingEvents(options: BillingEventsOptions = {}): BillingFeature<'events'> {
   const onEvent = options?.onEvent;
   if (onEvent !== undefined && typeof onEvent !== 'function') {
-    throw new BillingError('invalid_argument', `billingEvents() onEvent must be a function, got ${typeof onEvent}`);
+    invalid(__DEV__ ? 'billingEvents() onEvent must be a function' : 'invalid billingEvents() onEvent', onEvent);
   }
   return {
     kind: 'events',
