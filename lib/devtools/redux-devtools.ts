@@ -22,19 +22,9 @@ export interface ReduxDevtoolsOptions {
   readonly extension?: DevtoolsExtension | null;
 }
 
-// The UI buttons that would dispatch back (jump, skip, import...) are hidden: the bridge is read-only.
-const READ_ONLY_FEATURES = {
-  pause: true,
-  lock: false,
-  persist: false,
-  export: true,
-  import: false,
-  jump: false,
-  skip: false,
-  reorder: false,
-  dispatch: false,
-  test: false,
-};
+// The extension's UI offers only the features set to true: pausing and exporting the log. Its buttons
+// that would dispatch back (jump, skip, import...) are absent, since the bridge is read-only.
+const READ_ONLY_FEATURES = { pause: true, export: true };
 
 // A DevTools failure must never become a billing failure: the call is dropped.
 function quietly(call: () => void): void {
