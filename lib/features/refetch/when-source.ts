@@ -39,15 +39,15 @@ export function watchSource(
         wait = FIRST_MS;
         refetchUsage();
       },
-      error: (error: unknown) => end(`failed: ${String(error)}`),
-      complete: () => end('completed'),
+      error: (error: unknown) => end(error),
+      complete: () => end(undefined, true),
     });
   };
-  const end = (how: string): void => {
+  const end = (error: unknown, completed?: boolean): void => {
     if (__DEV__ && !warned) {
       warned = true;
       console.warn(
-        `unified-billing: the refetchOn({ when }) source ${how}; ` +
+        `unified-billing: the refetchOn({ when }) source ${completed ? 'completed' : `failed: ${String(error)}`}; ` +
           `subscribing again in ${wait / 1000} s, then refetching (waits double up to 30 s; warned once per client)`,
       );
     }
