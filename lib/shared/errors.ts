@@ -120,15 +120,17 @@ export function isBillingError(error: unknown, code?: BillingErrorCode): error i
 /** The error of a call its caller's signal aborted (a request, or a wait for one). */
 export const abortedError = (): BillingError => new BillingError('aborted', 'The call was aborted');
 
+// What a bad value shows in a development message: numbers, booleans, `null` and `undefined` as they
+// are, anything else by its kind only (a string or an object may hold a credential).
+function shown(value: unknown): string {
+  const kind = typeof value;
+  return value === null || /^[unb]/.test(kind) ? String(value) : kind === 'object' ? 'an object' : `a ${kind}`;
+}
+
 /**
  * Throws `invalid_argument` with `message`, followed in development
- * (shared/dev.ts) by what the option got when a value is given: numbers,
- * booleans, `null` and `undefined` as they are, anything else by its kind only
- * (a string or an object may hold a credential).
+ * (shared/dev.ts) by what the option got when a value is given (see `shown`).
  */
 export function invalid(message: string, ...got: [unknown?]): never {
-  const [value] = got;
-  const kind = typeof value;
-  const shown = value === null || /^[unb]/.test(kind) ? String(value) : kind === 'object' ? 'an object' : `a ${kind}`;
-  throw new BillingError('invalid_argument', __DEV__ && got.length ? `${message} (got ${shown})` : message);
+  throw new BillingError('invalid_argument', __DEV__ && got.length ? `${message} (got ${shown(got[0])})` : message);
 }
