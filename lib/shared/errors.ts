@@ -44,9 +44,6 @@ export interface BillingErrorDetails {
 // bundles): `Symbol.for` returns the same symbol for the same key.
 const BRAND = Symbol.for('unified-billing.error');
 
-// Primitives, null and undefined carry no brand (`?.` and a symbol key read nothing from them).
-const isBranded = (value: unknown): boolean => (value as { [BRAND]?: unknown } | undefined)?.[BRAND] === true;
-
 /**
  * The one error class of the library. Messages never contain header values.
  * `instanceof BillingError` and {@link isBillingError} also recognise errors
@@ -74,7 +71,8 @@ export class BillingError extends Error {
 
   /** True for any `BillingError`, whichever copy of the library made it. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(value);
+    // Primitives, null and undefined carry no brand (`?.` and a symbol key read nothing from them).
+    return (value as { [BRAND]?: unknown } | undefined)?.[BRAND] === true;
   }
 
   constructor(code: BillingErrorCode, message: string, { cause, ...facts }: BillingErrorDetails = {}) {
@@ -114,7 +112,7 @@ export class BillingError extends Error {
  * ```
  */
 export function isBillingError(error: unknown, code?: BillingErrorCode): error is BillingError {
-  return isBranded(error) && (code === undefined || (error as BillingError).code === code);
+  return error instanceof BillingError && (code === undefined || error.code === code);
 }
 
 /** The error of a call its caller's signal aborted (a request, or a wait for one). */
