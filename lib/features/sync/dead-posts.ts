@@ -4,7 +4,7 @@ import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike } from '../../shared/feature-types';
 import { inBackground } from '../../shared/scheduler';
 import type { Replay } from '../feature';
-import { lockFree, pageLockName } from '../web-locks';
+import { gonePages } from '../web-locks';
 import type { SyncMessage } from './messages';
 
 // How long a holder that found a page gone waits for that page's `sent`: a page disposed right after its
@@ -60,10 +60,8 @@ export function deadPosts(
     },
     // Under the consume lock: replays each announced POST whose page is gone, until `signal` aborts.
     async resend(replay: Replay, signal: AbortSignal) {
-      const gone: Array<[string, string]> = [];
-      for (const [id, page] of [...unanswered]) {
-        if (await lockFree(locks, pageLockName(scope, page))) gone.push([id, page]);
-      }
+      const gonePageIds = await gonePages(locks, scope, unanswered.values());
+      const gone = [...unanswered].filter(([, page]) => gonePageIds.has(page));
       if (gone.length === 0 || signal.aborted) return;
       // Only a `sending` still unanswered after the wait is a dead page's: a disposed one's `sent` comes meanwhile.
       const allSent = deferred();
