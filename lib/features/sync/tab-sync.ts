@@ -51,7 +51,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
     await deadline(() => firstAnswer.promise, { scheduler: inBackground(scheduler), ms: ASK_MS });
     askers.delete(firstAnswer.resolve);
   };
-  const dead = locks && deadPosts(locks, scope, pageId, scheduler, post);
+  const dead = locks && deadPosts(locks, setup, post);
 
   const effect: Effect = (action$, state$, deps) =>
     new Observable<BillingAction>((out) => {
@@ -160,7 +160,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
     effects: [effect],
     ...(locks && {
       ...recoveryHooks(locks, setup),
-      consumeLock: consumeLock(locks, `${base}:consume`, scheduler, setup.timeoutMs, beforeDecide),
+      consumeLock: consumeLock(locks, setup, beforeDecide),
     }),
   };
 }
