@@ -73,11 +73,8 @@ export function periodStore(storage: SafeStorage, key: string, setup: FeatureSet
       const left = Math.max(0, ...Object.values(periods).map((p) => leftOf(p, at)));
       // A tab's earlier documents are gone: what they left is this page's now (carried on below), and
       // no later page of the tab may date it again. In a shared storage, only what nothing dates goes.
-      const gone = Object.keys(periods).filter((page) => {
-        const p = periods[page] as Period;
-        return perTab ? p.k !== clock : leftOf(p, at) <= 0;
-      });
-      if (gone.length > 0) update((all) => gone.forEach((page) => delete all[page]));
+      const gone = Object.entries(periods).filter(([, p]) => (perTab ? p.k !== clock : leftOf(p, at) <= 0));
+      if (gone.length > 0) update((all) => gone.forEach(([page]) => delete all[page]));
       let endsAt: number | null = null;
       let hidden = false;
       let beat: Subscription | null = null;
