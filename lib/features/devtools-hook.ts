@@ -2,7 +2,6 @@ import { Observable } from 'rxjs';
 import type { BillingFeature, FeatureSetup } from './feature';
 import type { BillingStatus } from '../shared/billing-status';
 import type { UsageInfo } from '../shared/types';
-import type { BillingAction } from '../core/actions';
 import type { BillingState } from '../core/state';
 import { toUsageInfo } from '../core/usage-view';
 import { freePeriodEndsAt } from '../core/snapshot';
@@ -56,29 +55,6 @@ export interface DevtoolsConnection {
  */
 export type DevtoolsHook = BillingFeature<'devtools'>;
 
-/**
- * The client's public state, from the store: the usage at `now`, the status, and the free period's
- * end on the wall clock. That end is converted when the store's end changes, not for every action:
- * a browser's two clocks (`performance.now()` in fractions, `Date.now()` in whole ms) read again
- * each time round the same end 1 ms apart.
- */
-function stateView({ scheduler, wallNow }: FeatureSetup): (state: BillingState) => DevtoolsState {
-  let end: number | null = null;
-  let endsAt: number | null = null;
-  return (state) => {
-    const now = scheduler.now();
-    if (state.freePeriodEnd !== end) {
-      end = state.freePeriodEnd;
-      endsAt = freePeriodEndsAt(state, now, wallNow());
-    }
-    return {
-      usage: toUsageInfo(state, now),
-      status: state.status,
-      freePeriodEndsAt: end !== null && end > now ? endsAt : null,
-    };
-  };
-}
-
 // Here, on the feature side, so unified-billing/devtools sees the public state only and never
 // imports core or store (the direction rule of the layers).
 /**
@@ -88,12 +64,29 @@ function stateView({ scheduler, wallNow }: FeatureSetup): (state: BillingState) 
  * @internal
  */
 export function devtoolsEffect(
-  setup: FeatureSetup,
+  { scheduler, wallNow }: FeatureSetup,
   open: (initial: DevtoolsState) => DevtoolsConnection | null,
 ): Effect {
-  return (action$: Observable<BillingAction>, state$: { readonly value: BillingState }) =>
+  return (action$, state$) =>
     new Observable<never>(() => {
-      const stateOf = stateView(setup);
+      // The public state: the usage at `now`, the status, and the free period's end on the wall clock. That
+      // end is converted when the store's end changes, not for every action: a browser's two clocks
+      // (`performance.now()` in fractions, `Date.now()` in whole ms) read again each time round the same
+      // end 1 ms apart.
+      let end: number | null = null;
+      let endsAt: number | null = null;
+      const stateOf = (state: BillingState): DevtoolsState => {
+        const now = scheduler.now();
+        if (state.freePeriodEnd !== end) {
+          end = state.freePeriodEnd;
+          endsAt = freePeriodEndsAt(state, now, wallNow());
+        }
+        return {
+          usage: toUsageInfo(state, now),
+          status: state.status,
+          freePeriodEndsAt: end !== null && end > now ? endsAt : null,
+        };
+      };
       const connection = open(stateOf(state$.value));
       if (connection === null) return undefined;
       const subscription = action$.subscribe((action) => connection.send(action, stateOf(state$.value)));

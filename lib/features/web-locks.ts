@@ -1,16 +1,19 @@
 import { BillingError } from '../shared/errors';
 import { deferred } from '../shared/deadline';
 import type { LocksLike } from '../shared/feature-types';
+import type { StoreHooks } from '../store/hooks';
+import { recovery } from '../store/recovery';
+import type { FeatureSetup } from './feature';
 
-/** The platform's Web Locks (`navigator.locks`), or `null` where there are none (insecure origins, Node 20). */
-export function defaultLocks(): LocksLike | null {
-  const candidate = (globalThis as { navigator?: { locks?: LocksLike } }).navigator?.locks;
-  return typeof candidate?.request === 'function' ? candidate : null;
-}
-
-/** The lock manager a feature uses: the one given, none for `null`, the platform's when omitted. */
+/**
+ * The lock manager a feature uses: the one given, none for `null`, and when omitted the platform's
+ * (`navigator.locks`), where there is one (not on insecure origins, nor in Node 20).
+ */
 export function locksOf(given: LocksLike | null | undefined, factory: string): LocksLike | null {
-  if (given === undefined) return defaultLocks();
+  if (given === undefined) {
+    const platform = (globalThis as { navigator?: { locks?: LocksLike } }).navigator?.locks;
+    return typeof platform?.request === 'function' ? platform : null;
+  }
   if (given !== null && typeof given.request !== 'function') {
     throw new BillingError('invalid_argument', `${factory} locks must be a lock manager (navigator.locks) or null`);
   }
@@ -55,11 +58,14 @@ export function holdLock(
 /** The lock a page holds for its client's life (the store holds it once): free means that page is gone. */
 export const pageLockName = (scope: string, pageId: string): string => `unified-billing:${scope}:page:${pageId}`;
 
-/** The `holdPageLock` hook both features that find unanswered POSTs offer: the store takes the first. */
-export const pageLockHook =
-  (locks: LocksLike, { scope, pageId }: { readonly scope: string; readonly pageId: string }) =>
-  (): (() => void) =>
-    holdLock(locks, pageLockName(scope, pageId));
+/**
+ * What both features that find unanswered POSTs bring: the one recovery, and this page's lock, which
+ * the store holds for its life (it takes the first offered).
+ */
+export const recoveryHooks = (
+  locks: LocksLike,
+  { scope, pageId }: Pick<FeatureSetup, 'scope' | 'pageId'>,
+): StoreHooks => ({ recovery, holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)) });
 
 /**
  * Whether the lock `name` is free now; takes and drops it at once when it is
@@ -75,4 +81,11 @@ export function lockFree(locks: LocksLike, name: string): Promise<boolean> {
   } catch {
     return Promise.resolve(false);
   }
+}
+
+/** Which of `pages` are gone: those whose page lock is free, each probed once. */
+export async function gonePages(locks: LocksLike, scope: string, pages: Iterable<string>): Promise<Set<string>> {
+  const gone = new Set<string>();
+  for (const page of new Set(pages)) if (await lockFree(locks, pageLockName(scope, page))) gone.add(page);
+  return gone;
 }

@@ -1,8 +1,7 @@
 import { BillingError } from '../../shared/errors';
-import { recovery } from '../../store/recovery';
 import type { BillingFeature } from '../feature';
 import type { ReloadSafeOptions, StorageLike } from '../../shared/feature-types';
-import { locksOf, pageLockHook } from '../web-locks';
+import { locksOf, recoveryHooks } from '../web-locks';
 import { pageJournal } from './journal';
 import { periodStore } from './period-store';
 import { SafeStorage } from './safe-storage';
@@ -39,13 +38,7 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
       const safe = new SafeStorage(storage);
       const periods = periodStore(safe, `unified-billing:${setup.scope}:periods`, setup, perTab);
       if (locks === null) return { effects: [periods] };
-      const journal = pageJournal(safe, setup, locks, perTab);
-      return {
-        effects: [periods],
-        journal,
-        recovery,
-        holdPageLock: pageLockHook(locks, setup),
-      };
+      return { effects: [periods], journal: pageJournal(safe, setup, locks, perTab), ...recoveryHooks(locks, setup) };
     },
   };
 }

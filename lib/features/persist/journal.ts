@@ -1,6 +1,6 @@
 import type { ConsumeJournal, FeatureSetup } from '../feature';
 import type { LocksLike } from '../../shared/feature-types';
-import { lockFree, pageLockName } from '../web-locks';
+import { gonePages, lockFree, pageLockName } from '../web-locks';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 import type { SafeStorage } from './safe-storage';
 
@@ -29,10 +29,8 @@ export function pageJournal(
   locks: LocksLike,
   perTab: boolean,
 ): ConsumeJournal {
-  const base = `unified-billing:${setup.scope}`;
-  const key = `${base}:journal`;
-  const pageLock = (page: string) => pageLockName(setup.scope, page);
-  const { pageId, wallNow } = setup;
+  const { scope, pageId, wallNow } = setup;
+  const key = `unified-billing:${scope}:journal`;
   const read = (): Entry[] => {
     try {
       const parsed: unknown = JSON.parse(storage.get(key) ?? '[]');
@@ -48,7 +46,7 @@ export function pageJournal(
   };
   // A tab's own storage names the page that last started on it, at once: what an older page left was
   // that page's successor's to prove, and a later copy of this storage must not take this page's entries.
-  const pageKey = `${base}:page`;
+  const pageKey = `unified-billing:${scope}:page`;
   const previous = perTab ? storage.get(pageKey) : null;
   if (perTab) {
     storage.set(pageKey, pageId);
@@ -67,17 +65,16 @@ export function pageJournal(
   const pending = async (signal: AbortSignal): Promise<string[]> => {
     if (perTab) {
       if (previous === null) return [];
-      const free = await lockFree(locks, pageLock(previous));
+      const free = await lockFree(locks, pageLockName(scope, previous));
       if (signal.aborted) return [];
       if (free) return claim((owner) => owner === previous);
       // A duplicate of a live tab: its entries are that tab's to finish.
       write(read().filter((e) => e.owner !== previous));
       return [];
     }
-    return locks.request(`${base}:journal`, { signal }, async () => {
-      const owners = [...new Set(read().map((e) => e.owner))].filter((owner) => owner !== pageId);
-      const gone = new Set<string>();
-      for (const owner of owners) if (await lockFree(locks, pageLock(owner))) gone.add(owner);
+    return locks.request(key, { signal }, async () => {
+      const owners = read().flatMap((e) => (e.owner === pageId ? [] : [e.owner]));
+      const gone = await gonePages(locks, scope, owners);
       return signal.aborted ? [] : claim((owner) => gone.has(owner));
     });
   };

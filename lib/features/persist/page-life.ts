@@ -1,13 +1,6 @@
 // What the page tells of its own life, read from the platform where it exists (nothing in Node):
 // how this document was reached, and when it is hidden or shown again (`pagehide`, `pageshow`).
 
-interface PageGlobals {
-  readonly addEventListener?: (type: string, listener: (event: { persisted?: boolean }) => void) => void;
-  readonly removeEventListener?: (type: string, listener: (event: { persisted?: boolean }) => void) => void;
-  readonly performance?: { getEntriesByType?: (type: string) => ReadonlyArray<{ readonly type?: unknown }> };
-  readonly document?: { readonly wasDiscarded?: unknown };
-}
-
 /**
  * Whether this document is a reload of the one before it in this tab (the reload button,
  * `location.reload()`): that document then went away after this one's navigation started, so
@@ -16,10 +9,10 @@ interface PageGlobals {
  * reloaded, is not: its last page was frozen, not hidden.
  */
 export function isReload(): boolean {
-  const page = globalThis as PageGlobals;
   try {
-    if (page.document?.wasDiscarded === true) return false;
-    return page.performance?.getEntriesByType?.('navigation')[0]?.type === 'reload';
+    if ((globalThis as { document?: { wasDiscarded?: unknown } }).document?.wasDiscarded === true) return false;
+    const [navigation] = performance.getEntriesByType?.('navigation') ?? [];
+    return (navigation as { type?: unknown } | undefined)?.type === 'reload';
   } catch {
     return false;
   }
@@ -30,7 +23,8 @@ export function isReload(): boolean {
  * back/forward cache); returns the function that stops listening. Nothing where there is no page.
  */
 export function onPageHidden(hidden: (isHidden: boolean) => void): () => void {
-  const page = globalThis as PageGlobals;
+  // Taken now, so the listeners are removed from the page they were added to.
+  const page = globalThis as Partial<Pick<Window, 'addEventListener' | 'removeEventListener'>>;
   const { addEventListener: add, removeEventListener: remove } = page;
   if (typeof add !== 'function' || typeof remove !== 'function') return () => undefined;
   const onHide = () => hidden(true);

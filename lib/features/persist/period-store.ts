@@ -32,21 +32,17 @@ function readPeriods(storage: SafeStorage, key: string): Record<string, Period> 
 }
 
 /**
- * How long ago `period` was written, on the most trustworthy clock there is; `NaN` when nothing
- * dates it. The page's own monotonic clock when the same document wrote it (exact, whatever the wall
- * clock did); this page's age when its predecessor in the tab wrote it while going away, which was
- * after this page's navigation started (short by the navigation's length, never long); else the
- * wall clock, which a step back since the write makes read before it: undatable.
+ * What is left of a stored period: never more than its page last measured, nor more than 30 s, less
+ * its age on the most trustworthy clock there is. The page's own monotonic clock when the same document
+ * wrote it (exact, whatever the wall clock did); this page's age when its predecessor in the tab wrote it
+ * while going away, which was after this page's navigation started (short by the navigation's length,
+ * never long); else the wall clock, which a step back since the write makes read before it: undatable,
+ * so nothing is left.
  */
-function ageOf(period: Period, at: Reader): number {
-  if (period.k === at.clock && period.m !== undefined) return at.now - period.m;
-  if (period.h === 1 && at.fresh) return at.now;
-  return at.wall - period.w;
-}
-
-/** What is left of a stored period: never more than its page last measured, nor more than 30 s. */
 function leftOf(period: Period, at: Reader): number {
-  const age = ageOf(period, at);
+  let age = at.wall - period.w;
+  if (period.k === at.clock && period.m !== undefined) age = at.now - period.m;
+  else if (period.h === 1 && at.fresh) age = at.now;
   return age >= 0 ? Math.min(period.l, FREE_PERIOD_MS) - age : 0;
 }
 
@@ -56,7 +52,7 @@ const clocks = new WeakMap<SchedulerLike, string>();
 /**
  * Keeps this page's free period (its own charge's, or one it restored) under its page id, as the
  * time left measured on the page's monotonic clock: refreshed once a second while it runs, written
- * last at `pagehide` and on dispose. At start, restores the longest one left (see `ageOf`).
+ * last at `pagehide` and on dispose. At start, restores the longest one left (see `leftOf`).
  */
 export function periodStore(storage: SafeStorage, key: string, setup: FeatureSetup, perTab: boolean): Effect {
   const { wallNow, pageId } = setup;
@@ -77,11 +73,8 @@ export function periodStore(storage: SafeStorage, key: string, setup: FeatureSet
       const left = Math.max(0, ...Object.values(periods).map((p) => leftOf(p, at)));
       // A tab's earlier documents are gone: what they left is this page's now (carried on below), and
       // no later page of the tab may date it again. In a shared storage, only what nothing dates goes.
-      const gone = Object.keys(periods).filter((page) => {
-        const p = periods[page] as Period;
-        return perTab ? p.k !== clock : leftOf(p, at) <= 0;
-      });
-      if (gone.length > 0) update((all) => gone.forEach((page) => delete all[page]));
+      const gone = Object.entries(periods).filter(([, p]) => (perTab ? p.k !== clock : leftOf(p, at) <= 0));
+      if (gone.length > 0) update((all) => gone.forEach(([page]) => delete all[page]));
       let endsAt: number | null = null;
       let hidden = false;
       let beat: Subscription | null = null;

@@ -12,10 +12,7 @@ import type { StorageLike } from '../../shared/feature-types';
 export class SafeStorage {
   private warned = false;
 
-  constructor(
-    private readonly storage: StorageLike,
-    private readonly warn: (message: string) => void = (message) => console.warn(message),
-  ) {}
+  constructor(private readonly storage: StorageLike) {}
 
   get(key: string): string | null {
     return this.attempt(() => this.storage.getItem(key), null);
@@ -37,7 +34,7 @@ export class SafeStorage {
         this.warned = true;
         // The class only: a message could quote what was being stored.
         const kind = error instanceof Error ? error.name : typeof error;
-        this.warn(`unified-billing: storage failed (${kind}); what it could not keep is lost across reloads.`);
+        console.warn(`unified-billing: storage failed (${kind}); what it could not keep is lost across reloads.`);
       }
       return fallback;
     }

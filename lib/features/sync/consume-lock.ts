@@ -1,5 +1,4 @@
-import type { SchedulerLike } from 'rxjs';
-import type { ConsumeLock, Replay } from '../feature';
+import type { ConsumeLock, FeatureSetup, Replay } from '../feature';
 import { deadline } from '../../shared/deadline';
 import { BillingError } from '../../shared/errors';
 import type { LocksLike } from '../../shared/feature-types';
@@ -9,20 +8,19 @@ import { holdLock } from '../web-locks';
 export type BeforeDecide = (replay: Replay, signal: AbortSignal) => Promise<void>;
 
 /**
- * The cross-tab consume lock of one scope: once granted, `beforeDecide` runs
- * (a dead tab's POST sent again, another tab's free period asked for) before
- * it resolves. The wait, that included, ends after `timeoutMs` on the
- * scheduler with `timeout`, or at once with `aborted` when `signal` aborts;
- * either way the request is withdrawn and the lock let go. A lock manager that
- * refuses the request lets the consume bill as without Web Locks.
+ * The cross-tab consume lock of one scope (`unified-billing:<scope>:consume`): once
+ * granted, `beforeDecide` runs (a dead tab's POST sent again, another tab's free
+ * period asked for) before it resolves. The wait, that included, ends after
+ * `timeoutMs` on the scheduler with `timeout`, or at once with `aborted` when
+ * `signal` aborts; either way the request is withdrawn and the lock let go. A lock
+ * manager that refuses the request lets the consume bill as without Web Locks.
  */
 export function consumeLock(
   locks: LocksLike,
-  name: string,
-  scheduler: SchedulerLike,
-  timeoutMs: number,
+  { scope, scheduler, timeoutMs }: FeatureSetup,
   beforeDecide: BeforeDecide,
 ): ConsumeLock {
+  const name = `unified-billing:${scope}:consume`;
   return (signal, replay) => {
     let held = false;
     return deadline(

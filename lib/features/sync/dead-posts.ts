@@ -1,10 +1,9 @@
-import type { SchedulerLike } from 'rxjs';
 import type { BillingAction } from '../../core/actions';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike } from '../../shared/feature-types';
 import { inBackground } from '../../shared/scheduler';
-import type { Replay } from '../feature';
-import { lockFree, pageLockName } from '../web-locks';
+import type { FeatureSetup, Replay } from '../feature';
+import { gonePages } from '../web-locks';
 import type { SyncMessage } from './messages';
 
 // How long a holder that found a page gone waits for that page's `sent`: a page disposed right after its
@@ -20,9 +19,7 @@ const MAX_UNANSWERED = 64;
  */
 export function deadPosts(
   locks: LocksLike,
-  scope: string,
-  pageId: string,
-  scheduler: SchedulerLike,
+  { scope, pageId, scheduler }: FeatureSetup,
   post: (message: SyncMessage) => void,
 ) {
   // Announcements of other pages not answered yet: external id to page id, oldest first.
@@ -32,8 +29,6 @@ export function deadPosts(
   // The dead page's POST this client is sending again: closed by its answer only, not by a failure.
   let resending: string | null = null;
   let afterMessage = (): void => undefined;
-  const anyUnanswered = (gone: ReadonlyArray<readonly [string, string]>) =>
-    gone.some(([id, page]) => unanswered.get(id) === page);
   return {
     onMessage(message: Extract<SyncMessage, { kind: 'sending' | 'sent' }>) {
       unanswered.delete(message.id);
@@ -60,14 +55,12 @@ export function deadPosts(
     },
     // Under the consume lock: replays each announced POST whose page is gone, until `signal` aborts.
     async resend(replay: Replay, signal: AbortSignal) {
-      const gone: Array<[string, string]> = [];
-      for (const [id, page] of [...unanswered]) {
-        if (await lockFree(locks, pageLockName(scope, page))) gone.push([id, page]);
-      }
+      const gonePageIds = await gonePages(locks, scope, unanswered.values());
+      const gone = [...unanswered].filter(([, page]) => gonePageIds.has(page));
       if (gone.length === 0 || signal.aborted) return;
       // Only a `sending` still unanswered after the wait is a dead page's: a disposed one's `sent` comes meanwhile.
       const allSent = deferred();
-      afterMessage = () => void (anyUnanswered(gone) || allSent.resolve());
+      afterMessage = () => void (gone.some(([id, page]) => unanswered.get(id) === page) || allSent.resolve());
       await deadline(() => allSent.promise, { scheduler: inBackground(scheduler), ms: WAIT_FOR_SENT_MS, signal });
       afterMessage = () => undefined;
       for (const [id, page] of gone) {

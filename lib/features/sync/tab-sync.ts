@@ -3,13 +3,12 @@ import type { BillingAction } from '../../core/actions';
 import { inFreePeriod } from '../../core/decide';
 import { FREE_PERIOD_MS, type Quota } from '../../core/state';
 import type { Effect, StateSource } from '../../store/effect';
-import { recovery } from '../../store/recovery';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike } from '../../shared/feature-types';
 import { QUOTA_KEYS } from '../../shared/quota-keys';
 import { inBackground } from '../../shared/scheduler';
 import type { FeatureParts, FeatureSetup } from '../feature';
-import { holdLock, lockFree, pageLockHook } from '../web-locks';
+import { holdLock, lockFree, recoveryHooks } from '../web-locks';
 import { openChannel } from './channel';
 import { consumeLock, type BeforeDecide } from './consume-lock';
 import { deadPosts } from './dead-posts';
@@ -39,23 +38,10 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   let channel: ReturnType<typeof openChannel> = null;
   let periods = 0;
   let refetch = (): void => undefined;
-  // The effect's: its output, and the store's state.
-  let emit = (_action: BillingAction): void => undefined;
+  // The store's state, once the effect runs.
   let state: StateSource | null = null;
 
   const post = (message: SyncMessage) => channel?.post(message);
-  // Never trusted beyond 30 s (the reducer caps it too); the owner's wall time only takes off a late delivery.
-  const adoptPeriod = ({ id, left, at }: { id: string; left: number; at: number }): void => {
-    const delay = wallNow() - at;
-    const remainingMs = Math.min(delay > 0 ? left - delay : left, FREE_PERIOD_MS);
-    if (owned.has(id) || !(remainingMs > 0)) return;
-    const now = scheduler.now();
-    for (const [key, end] of adopted) if (end <= now) adopted.delete(key);
-    // The longest end told for this period is the one the reducer keeps, so `ended` can match it.
-    adopted.set(id, Math.max(adopted.get(id) ?? 0, now + remainingMs));
-    emit({ type: 'freePeriod/adopted', now, remainingMs });
-    askers.forEach((asker) => asker());
-  };
   // Asks the owners of running periods for their time left: resolves once one was adopted, or after ASK_MS.
   const ask = async (): Promise<void> => {
     const firstAnswer = deferred();
@@ -65,15 +51,10 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
     await deadline(() => firstAnswer.promise, { scheduler: inBackground(scheduler), ms: ASK_MS });
     askers.delete(firstAnswer.resolve);
   };
-  const tellOwnPeriods = () => {
-    const now = scheduler.now();
-    for (const [id, { end }] of owned) if (end > now) post({ kind: 'period', id, left: end - now, at: wallNow() });
-  };
-  const dead = locks && deadPosts(locks, scope, pageId, scheduler, post);
+  const dead = locks && deadPosts(locks, setup, post);
 
   const effect: Effect = (action$, state$, deps) =>
     new Observable<BillingAction>((out) => {
-      emit = (action) => out.next(action);
       state = state$;
       // Refetches another tab's change message started, not yet applied: what they load tells nobody.
       let pendingRefetches = 0;
@@ -91,6 +72,22 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
         if (sameQuota(state$.value.quota, q)) return;
         if (state$.value.fetches > 0) toldQuota = q;
         else refetch();
+      };
+      // Never trusted beyond 30 s (the reducer caps it too); the owner's wall time only takes off a late delivery.
+      const adoptPeriod = ({ id, left, at }: { id: string; left: number; at: number }): void => {
+        const delay = wallNow() - at;
+        const remainingMs = Math.min(delay > 0 ? left - delay : left, FREE_PERIOD_MS);
+        if (owned.has(id) || !(remainingMs > 0)) return;
+        const now = scheduler.now();
+        for (const [key, end] of adopted) if (end <= now) adopted.delete(key);
+        // The longest end told for this period is the one the reducer keeps, so `ended` can match it.
+        adopted.set(id, Math.max(adopted.get(id) ?? 0, now + remainingMs));
+        out.next({ type: 'freePeriod/adopted', now, remainingMs });
+        askers.forEach((asker) => asker());
+      };
+      const tellOwnPeriods = () => {
+        const now = scheduler.now();
+        for (const [id, { end }] of owned) if (end > now) post({ kind: 'period', id, left: end - now, at: wallNow() });
       };
       channel = openChannel(base, (data) => {
         const message = parseMessage(data);
@@ -145,8 +142,8 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
         subscription.unsubscribe();
         [...owned.values()].forEach(({ stop }) => stop(false));
         askers.forEach((asker) => asker());
+        // A closed channel posts nothing: an `ask` or a replay under the lock after this tells nobody.
         channel?.close();
-        channel = null;
         refetch = () => undefined;
       };
     });
@@ -162,9 +159,8 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
   return {
     effects: [effect],
     ...(locks && {
-      recovery,
-      holdPageLock: pageLockHook(locks, setup),
-      consumeLock: consumeLock(locks, `${base}:consume`, scheduler, setup.timeoutMs, beforeDecide),
+      ...recoveryHooks(locks, setup),
+      consumeLock: consumeLock(locks, setup, beforeDecide),
     }),
   };
 }
