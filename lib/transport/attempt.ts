@@ -4,7 +4,7 @@ import type { Call, RequestOptions, TransportConfig } from './config';
 import { decodeEnvelope } from './decode';
 import { answerError, fetchError, malformedError } from './failure';
 import { checkedHeaders, invalidHeaders, type HeaderRecord } from './headers';
-import { exchange } from './http';
+import { exchange, type HttpResponse } from './http';
 
 const JSON_TYPE = 'application/json';
 
@@ -27,39 +27,24 @@ export function attempt<T>(
   { method, url, where, read }: Call<T>,
   { signal, onSend, body }: RequestOptions,
 ): Promise<T> {
-  const { timeoutMs, headers: headersOption } = config;
+  const { timeoutMs } = config;
   let sent = false;
   // The deadline's signal aborts the fetch when the attempt times out or the caller aborts.
   return deadline(
     async (stopped) => {
       let headers: HeaderRecord = {};
+      let exchanging: Promise<HttpResponse> | undefined;
       try {
-        if (typeof headersOption === 'function') {
-          let value: unknown;
-          try {
-            value = await headersOption();
-          } catch {
-            // What it threw may quote a credential, so it is not passed on.
-            throw invalidHeaders(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
-          }
-          // Timed out or aborted while waiting: this attempt is over, nothing is sent.
-          if (stopped.aborted) throw abortedError();
-          headers = checkedHeaders(value);
-        } else if (headersOption !== undefined) {
-          // A record or a Headers may change between attempts, so it is checked each time.
-          headers = checkedHeaders(headersOption);
-        }
+        const option = config.headers;
+        if (typeof option === 'function') headers = await headersFrom(option, stopped);
+        // A record or a Headers may change between attempts, so it is checked each time.
+        else if (option !== undefined) headers = checkedHeaders(option);
         // A fresh object per attempt: a fetch may keep or change what it is given.
         const sending: Record<string, string> = { accept: JSON_TYPE, ...headers };
         if (body !== undefined) sending['content-type'] = JSON_TYPE;
         onSend?.();
         sent = true;
-        let exchanging;
-        try {
-          exchanging = exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
-        } catch (thrown) {
-          throw fetchError(thrown, where, headers, { beforeSending: true });
-        }
+        exchanging = exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
         const response = await exchanging;
         const { status } = response;
         if (status < 200 || status > 299) throw answerError(response, where, headers, config.policy.maxRetryAfterMs);
@@ -71,8 +56,10 @@ export function attempt<T>(
         }
       } catch (thrown) {
         // Anything but a BillingError came from the fetch or its response (one
-        // without `headers`, a `text()` that throws): a failed exchange.
-        throw thrown instanceof BillingError ? thrown : fetchError(thrown, where, headers);
+        // without `headers`, a `text()` that throws): a failed exchange, or a
+        // fetch that threw before `exchange` returned, which sent nothing.
+        if (thrown instanceof BillingError) throw thrown;
+        throw fetchError(thrown, where, headers, { beforeSending: sent && exchanging === undefined });
       }
     },
     {
@@ -88,4 +75,18 @@ export function attempt<T>(
       onAbort: throwAborted,
     },
   );
+}
+
+// The headers a headers function gives, checked; awaited under the attempt's deadline.
+async function headersFrom(option: () => unknown, stopped: AbortSignal): Promise<HeaderRecord> {
+  let value: unknown;
+  try {
+    value = await option();
+  } catch {
+    // What it threw may quote a credential, so it is not passed on.
+    throw invalidHeaders(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
+  }
+  // Timed out or aborted while waiting: this attempt is over, nothing is sent.
+  if (stopped.aborted) throw abortedError();
+  return checkedHeaders(value);
 }

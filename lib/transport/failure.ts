@@ -112,7 +112,7 @@ export function fetchError(
   thrown: unknown,
   where: string,
   headers: HeaderRecord,
-  options?: { readonly beforeSending: true },
+  options?: { readonly beforeSending: boolean },
 ): BillingError {
   const code = options?.beforeSending || thrown instanceof ReferenceError ? 'invalid_argument' : 'network';
   return __DEV__
