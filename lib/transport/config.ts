@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import type { FetchLike, HeadersOption } from '../shared/types';
-import type { Envelope } from './decode';
+import type { Envelope } from '../shared/wire';
 import type { HeaderRecord } from './headers';
 import type { RetryPolicy } from './retry-policy';
 
