@@ -36,9 +36,21 @@ export function attempt<T>(
       let exchanging: Promise<HttpResponse> | undefined;
       try {
         const option = config.headers;
-        if (typeof option === 'function') headers = await headersFrom(option, stopped);
-        // A record or a Headers may change between attempts, so it is checked each time.
-        else if (option !== undefined) headers = checkedHeaders(option);
+        if (typeof option === 'function') {
+          let value: unknown;
+          try {
+            value = await option();
+          } catch {
+            // What it threw may quote a credential, so it is not passed on.
+            throw invalidHeaders(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
+          }
+          // Timed out or aborted while waiting: this attempt is over, nothing is sent.
+          if (stopped.aborted) throw abortedError();
+          headers = checkedHeaders(value);
+        } else if (option !== undefined) {
+          // A record or a Headers may change between attempts, so it is checked each time.
+          headers = checkedHeaders(option);
+        }
         // A fresh object per attempt: a fetch may keep or change what it is given.
         const sending: Record<string, string> = { accept: JSON_TYPE, ...headers };
         if (body !== undefined) sending['content-type'] = JSON_TYPE;
@@ -75,18 +87,4 @@ export function attempt<T>(
       onAbort: throwAborted,
     },
   );
-}
-
-// The headers a headers function gives, checked; awaited under the attempt's deadline.
-async function headersFrom(option: () => unknown, stopped: AbortSignal): Promise<HeaderRecord> {
-  let value: unknown;
-  try {
-    value = await option();
-  } catch {
-    // What it threw may quote a credential, so it is not passed on.
-    throw invalidHeaders(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
-  }
-  // Timed out or aborted while waiting: this attempt is over, nothing is sent.
-  if (stopped.aborted) throw abortedError();
-  return checkedHeaders(value);
 }
