@@ -27,7 +27,7 @@ export function attempt<T>(
   { method, url, where, read }: Call<T>,
   { signal, onSend, body }: RequestOptions,
 ): Promise<T> {
-  const { timeoutMs } = config;
+  const { timeoutMs, headers: headersOption } = config;
   let sent = false;
   // The deadline's signal aborts the fetch when the attempt times out or the caller aborts.
   return deadline(
@@ -35,11 +35,10 @@ export function attempt<T>(
       let headers: HeaderRecord = {};
       let exchanging: Promise<HttpResponse> | undefined;
       try {
-        const option = config.headers;
-        if (typeof option === 'function') {
+        if (typeof headersOption === 'function') {
           let value: unknown;
           try {
-            value = await option();
+            value = await headersOption();
           } catch {
             // What it threw may quote a credential, so it is not passed on.
             throw invalidHeaders(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
@@ -47,9 +46,9 @@ export function attempt<T>(
           // Timed out or aborted while waiting: this attempt is over, nothing is sent.
           if (stopped.aborted) throw abortedError();
           headers = checkedHeaders(value);
-        } else if (option !== undefined) {
+        } else if (headersOption !== undefined) {
           // A record or a Headers may change between attempts, so it is checked each time.
-          headers = checkedHeaders(option);
+          headers = checkedHeaders(headersOption);
         }
         // A fresh object per attempt: a fetch may keep or change what it is given.
         const sending: Record<string, string> = { accept: JSON_TYPE, ...headers };
