@@ -4,7 +4,7 @@ import type { Call, RequestOptions, TransportConfig } from './config';
 import { decodeEnvelope } from './decode';
 import { answerError, fetchError, malformedError } from './failure';
 import { checkedHeaders, invalidHeaders, type HeaderRecord } from './headers';
-import { exchange } from './http';
+import { exchange, type HttpResponse } from './http';
 
 const JSON_TYPE = 'application/json';
 
@@ -33,6 +33,7 @@ export function attempt<T>(
   return deadline(
     async (stopped) => {
       let headers: HeaderRecord = {};
+      let exchanging: Promise<HttpResponse> | undefined;
       try {
         if (typeof headersOption === 'function') {
           let value: unknown;
@@ -54,12 +55,7 @@ export function attempt<T>(
         if (body !== undefined) sending['content-type'] = JSON_TYPE;
         onSend?.();
         sent = true;
-        let exchanging;
-        try {
-          exchanging = exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
-        } catch (thrown) {
-          throw fetchError(thrown, where, headers, { beforeSending: true });
-        }
+        exchanging = exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
         const response = await exchanging;
         const { status } = response;
         if (status < 200 || status > 299) throw answerError(response, where, headers, config.policy.maxRetryAfterMs);
@@ -71,8 +67,10 @@ export function attempt<T>(
         }
       } catch (thrown) {
         // Anything but a BillingError came from the fetch or its response (one
-        // without `headers`, a `text()` that throws): a failed exchange.
-        throw thrown instanceof BillingError ? thrown : fetchError(thrown, where, headers);
+        // without `headers`, a `text()` that throws): a failed exchange, or a
+        // fetch that threw before `exchange` returned, which sent nothing.
+        if (thrown instanceof BillingError) throw thrown;
+        throw fetchError(thrown, where, headers, { beforeSending: sent && exchanging === undefined });
       }
     },
     {

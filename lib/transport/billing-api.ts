@@ -1,10 +1,8 @@
 import { BACKEND_CODES, PATHS, type Envelope } from '../shared/wire';
-import type { Call, CallContext, CallOptions, TransportConfig } from './config';
+import type { Call, CallOptions, TransportConfig } from './config';
 import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
 import { backendError } from './failure';
 import { request } from './request';
-
-export type { CallOptions } from './config';
 
 /** The backend's answer to a consume, as the engine needs it. */
 export type ConsumeAnswer =
@@ -32,20 +30,17 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
   const module = `generator_${appKey}`;
   // Concurrent 401s share one onUnauthorized: a 401 that arrives while it is pending joins it.
   let reauthorizing: Promise<void> | undefined;
-  const context: CallContext = {
-    config,
-    reauthorize: () =>
-      (reauthorizing ??= new Promise<void>((resolve) => resolve(config.onUnauthorized?.())).finally(() => {
-        reauthorizing = undefined;
-      })),
-  };
-  // One call: its request as errors name it, and the reader of its envelope.
+  const reauthorize = () =>
+    (reauthorizing ??= new Promise<void>((resolve) => resolve(config.onUnauthorized?.())).finally(() => {
+      reauthorizing = undefined;
+    }));
+  // One call: its request as errors name it, and the reader of its envelope: code 0 is decoded, a code
+  // in `refusals` is that answer, any other is a `backend` error.
   const defineCall = <T>(
     method: Call<T>['method'],
     path: string,
     decode: (envelope: Envelope) => T,
-    refusals: Readonly<Record<number, T>> = {},
-    query = '',
+    { query = '', refusals = {} }: { query?: string; refusals?: Readonly<Record<number, T>> } = {},
   ): Call<T> => {
     const where = `${method} ${config.baseUrl}${path}`;
     return {
@@ -54,33 +49,29 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
       url: config.baseUrl + path + query,
       where,
       read: (envelope, headers) => {
-        if (envelope.code === BACKEND_CODES.ok) return decode(envelope);
-        const refusal = refusals[envelope.code];
-        if (refusal === undefined) throw backendError(envelope, where, headers);
-        return refusal;
+        const answer = envelope.code === BACKEND_CODES.ok ? decode(envelope) : refusals[envelope.code];
+        if (answer === undefined) throw backendError(envelope, where, headers);
+        return answer;
       },
     };
   };
-  const freeCount = defineCall(
-    'GET',
-    PATHS.freeTrialCount,
-    decodeFreeCount,
-    {},
-    `?module=${encodeURIComponent(module)}`,
-  );
+  const freeCount = defineCall('GET', PATHS.freeTrialCount, decodeFreeCount, {
+    query: `?module=${encodeURIComponent(module)}`,
+  });
   const balance = defineCall('GET', PATHS.balance, decodeBalance);
   const consume = defineCall<ConsumeAnswer>(
     'POST',
     PATHS.consume,
     (envelope) => ({ kind: 'charged', ...decodeConsume(envelope) }),
-    REFUSALS,
+    { refusals: REFUSALS },
   );
-  // The same text JSON.stringify gives for { module, external_id }, with the module encoded once.
-  const bodyStart = `{"module":${JSON.stringify(module)},"external_id":`;
   return {
-    freeCount: (options) => request(context, freeCount, options),
-    balance: (options) => request(context, balance, options),
+    freeCount: (options) => request(config, reauthorize, freeCount, options),
+    balance: (options) => request(config, reauthorize, balance, options),
     consume: (externalId, options) =>
-      request(context, consume, { ...options, body: `${bodyStart}${JSON.stringify(externalId)}}` }),
+      request(config, reauthorize, consume, {
+        ...options,
+        body: JSON.stringify({ module, external_id: externalId }),
+      }),
   };
 }

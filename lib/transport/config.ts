@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import type { FetchLike, HeadersOption } from '../shared/types';
-import type { Envelope } from './decode';
+import type { Envelope } from '../shared/wire';
 import type { HeaderRecord } from './headers';
 import type { RetryPolicy } from './retry-policy';
 
@@ -53,15 +53,5 @@ export interface Call<T> {
    */
   readonly where: string;
   /** Reads a 2xx envelope; throws the call's error otherwise (never retried). */
-  readonly read: ReadEnvelope<T>;
+  readonly read: (envelope: Envelope, headers: HeaderRecord) => T;
 }
-
-/** What a call shares with the other calls of its api: the config and the pending `onUnauthorized`, nothing else. */
-export interface CallContext {
-  readonly config: TransportConfig;
-  /** The pending `onUnauthorized` that concurrent 401s share, or a new one. */
-  readonly reauthorize: () => Promise<void>;
-}
-
-/** Reads a 2xx envelope; throws the call's error otherwise (never retried). */
-export type ReadEnvelope<T> = (envelope: Envelope, headers: HeaderRecord) => T;

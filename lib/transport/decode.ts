@@ -1,8 +1,6 @@
 import { BillingError } from '../shared/errors';
 import type { Envelope } from '../shared/wire';
 
-export type { Envelope } from '../shared/wire';
-
 /** `data` of the free-quota GET, decoded. */
 export interface FreeCount {
   readonly isEnabled: boolean;

@@ -13,9 +13,6 @@ import { parseRetryAfter } from './retry-policy';
 // code, Retry-After) and a message of `where` and the status: nothing the
 // backend or the fetch said is quoted, so describing and redacting go too.
 
-const CHECK_BASE_URL = '; check baseUrl';
-const CHECK_HEADERS = '; check the headers option (credentials)';
-
 // The development message of an answer's error: the backend's message or the
 // answer's content type, and where to look; `reason` says why a 2xx body is malformed.
 function answerMessage(response: HttpResponse, where: string, headers: HeaderRecord, reason?: string): string {
@@ -25,10 +22,10 @@ function answerMessage(response: HttpResponse, where: string, headers: HeaderRec
   const typeText = type === null ? 'no content type' : quotable(type, headers, 100);
   const hint =
     status === 401 || status === 403
-      ? CHECK_HEADERS
+      ? '; check the headers option (credentials)'
       : // A missing type reads as "null", which is not html.
         status === 404 || /html/i.test(type as string) || /^\s*</.test(text)
-        ? CHECK_BASE_URL
+        ? '; check baseUrl'
         : '';
   if (reason !== undefined) {
     const typePart = backendMessage === undefined ? `, ${typeText}` : '';
@@ -75,12 +72,8 @@ export const malformedError = (response: HttpResponse, where: string, headers: H
 export const backendError = (envelope: Envelope, where: string, headers: HeaderRecord): BillingError =>
   new BillingError(
     'backend',
-    __DEV__
-      ? `Backend answered code ${envelope.code} on ${where}: ${quotable(envelope.message, headers, 500)}`
-      : `Backend answered code ${envelope.code} on ${where}`,
-    {
-      backendCode: envelope.code,
-    },
+    `Backend answered code ${envelope.code} on ${where}${__DEV__ ? `: ${quotable(envelope.message, headers, 500)}` : ''}`,
+    { backendCode: envelope.code },
   );
 
 // A system error code (`ECONNREFUSED`), on the error or its cause.
@@ -94,7 +87,8 @@ const PHRASES: Readonly<Record<string, string>> = {
   ECONNRESET: 'connection reset',
 };
 
-type FetchErrorCode = 'invalid_argument' | 'network';
+// A fetch error as fetchError attaches it: a sanitized copy.
+type SafeCause = Error & { code?: string };
 
 /**
  * The error of a fetch that failed, with a copy of the fetch error safe to
@@ -112,46 +106,22 @@ export function fetchError(
   thrown: unknown,
   where: string,
   headers: HeaderRecord,
-  options?: { readonly beforeSending: true },
+  options?: { readonly beforeSending: boolean },
 ): BillingError {
   const code = options?.beforeSending || thrown instanceof ReferenceError ? 'invalid_argument' : 'network';
   return __DEV__
-    ? describedFetchError(code, thrown, where, headers)
+    ? describedFetchError(code, where, safeCause(thrown, headers))
     : new BillingError(code, code === 'network' ? `${where} failed` : `${where}: no working fetch`);
 }
 
-// The development error of fetchError: what happened, in words a user can act on, and its sanitized cause.
-function describedFetchError(code: FetchErrorCode, thrown: unknown, where: string, headers: HeaderRecord) {
-  const cause = safeCause(thrown, headers);
-  return new BillingError(code, `${where}${fetchFailureText(code, cause)}`, { cause });
-}
-
-// The sanitized copy of a fetch error that fetchError attaches as `cause` (development only).
-function safeCause(thrown: unknown, headers: HeaderRecord): Error & { code?: string } {
-  const error = Object(thrown) as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
-  const ifShaped = (value: unknown, shape: RegExp) =>
-    typeof value === 'string' && shape.test(value) && redact(value, headers) === value ? value : undefined;
-  const name = ifShaped(error.name, /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/) ?? 'Error';
-  const code = ifShaped(error.code, CODE) ?? ifShaped((Object(error.cause) as { code?: unknown }).code, CODE);
-  const cause: Error & { code?: string } = new Error(
-    quotable(typeof error.message === 'string' ? error.message : String(thrown), headers, 300),
-  );
-  Object.defineProperty(cause, 'name', { value: name });
-  cause.stack = `${name}: ${cause.message}`;
-  if (code) cause.code = code;
-  return cause;
-}
-
-// The message of describedFetchError after `where`.
-function fetchFailureText(
-  code: 'invalid_argument' | 'network',
-  { name, message, code: systemCode }: Error & { code?: string },
-): string {
+// The development error of fetchError: what happened, in words a user can act on, and the sanitized cause.
+function describedFetchError(code: 'invalid_argument' | 'network', where: string, cause: SafeCause): BillingError {
+  const { name, message, code: systemCode } = cause;
   if (code === 'invalid_argument') {
     const what = /fetch is not a function/i.test(message)
       ? 'no fetch function'
       : `fetch threw before sending (${name}: ${message})`;
-    return `: ${what}: pass a working \`fetch\` to createClient`;
+    return new BillingError(code, `${where}: ${what}: pass a working \`fetch\` to createClient`, { cause });
   }
   const phrase = systemCode
     ? `${PHRASES[systemCode] ?? 'network error'} (${systemCode})`
@@ -159,5 +129,21 @@ function fetchFailureText(
       ? // How browsers report a refused connection, a DNS failure and a CORS block alike.
         'no response (TypeError): a network error or a CORS block, see the browser console'
       : name;
-  return ` failed: ${phrase}`;
+  return new BillingError(code, `${where} failed: ${phrase}`, { cause });
+}
+
+// The sanitized copy of a fetch error that fetchError attaches as `cause` (development only).
+function safeCause(thrown: unknown, headers: HeaderRecord): SafeCause {
+  const error = Object(thrown) as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
+  const ifShaped = (value: unknown, shape: RegExp) =>
+    typeof value === 'string' && shape.test(value) && redact(value, headers) === value ? value : undefined;
+  const name = ifShaped(error.name, /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/) ?? 'Error';
+  const code = ifShaped(error.code, CODE) ?? ifShaped((Object(error.cause) as { code?: unknown }).code, CODE);
+  const cause: SafeCause = new Error(
+    quotable(typeof error.message === 'string' ? error.message : String(thrown), headers, 300),
+  );
+  Object.defineProperty(cause, 'name', { value: name });
+  cause.stack = `${name}: ${cause.message}`;
+  if (code) cause.code = code;
+  return cause;
 }

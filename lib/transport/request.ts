@@ -1,7 +1,7 @@
 import { deadline, sleep } from '../shared/deadline';
 import type { BillingError } from '../shared/errors';
 import { attempt, throwAborted } from './attempt';
-import type { Call, CallContext, RequestOptions } from './config';
+import type { Call, RequestOptions, TransportConfig } from './config';
 import { isRetryable, retryDelayMs } from './retry-policy';
 
 /**
@@ -10,10 +10,12 @@ import { isRetryable, retryDelayMs } from './retry-policy';
  * `onUnauthorized`; a retryable failure (retry-policy.ts) is sent again after
  * its delay, at most `policy.retries` times, announced by `onRetry`. Nothing
  * it does (a timeout, an abort) touches another request. `onSend` runs as
- * each attempt goes out. Every rejection is a `BillingError`.
+ * each attempt goes out. Every rejection is a `BillingError`. `reauthorize`
+ * gives the pending `onUnauthorized` that concurrent 401s share, or a new one.
  */
 export async function request<T>(
-  { config, reauthorize }: CallContext,
+  config: TransportConfig,
+  reauthorize: () => Promise<void>,
   call: Call<T>,
   options: RequestOptions = {},
 ): Promise<T> {
