@@ -1,10 +1,59 @@
+import type { SchedulerLike } from 'rxjs';
+import { consumeSettled } from '../core/actions';
 import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { deadline, deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
-import { newCall, type ConsumeCall, type ConsumeContext, type ConsumeStart } from './consume-call';
+import type { Flight } from './flight';
+import type { LoadContext } from './usage';
+
+/** What a consume uses of its client: the transport and the store (`LoadContext`), and these. */
+export interface ConsumeContext extends LoadContext {
+  readonly scheduler: SchedulerLike;
+  /** The cross-tab consume lock (tab sync), given the one replay path (`Recovery.replay`). */
+  readonly consumeLock: ((signal: AbortSignal) => Promise<() => void>) | undefined;
+  /** The reload journal (`ConsumeJournal`): an entry from before a POST until its caller has the outcome. */
+  readonly journal: { add(externalId: string): void; remove(externalId: string): void } | undefined;
+  /** Where the next consume waits for its turn: consumes run one at a time, in call order. */
+  tail: Promise<void>;
+  /** The consumes whose caller is still waiting, each by its `stop`, so `dispose()` settles every one. */
+  readonly waiting: Set<(error: BillingError) => void>;
+  readonly balance: Flight<number>;
+  readonly newId: () => string;
+}
+
+/** How a consume starts: the caller's id and signal; `onOutcome` marks one an earlier page left (a replay). */
+export interface ConsumeStart {
+  readonly externalId?: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** Hears the outcome of a replay (for `recovered$`); a replay always asks the backend, free period or not. */
+  readonly onOutcome?: ((outcome: ConsumeOutcome) => void) | undefined;
+}
+
+/** One consume: what it learns on the way, and how its caller is settled. */
+interface ConsumeCall {
+  /** Given by the caller or replayed; made only when a POST goes out. */
+  externalId: string | undefined;
+  readonly replay: boolean;
+  /** Aborts this consume's own work: its lock wait, its POST, its balance refresh. */
+  readonly signal: AbortSignal;
+  /** Its POST was sent, so its id was journaled (only this client's own entries are removed). */
+  sent: boolean;
+  /** Its POST was sent and no answer fact (a charge, a refusal) closed it yet. */
+  unanswered: boolean;
+  /** The backend charged: from then on the call can only succeed. */
+  charged: boolean;
+  /** What the backend answered, a result or a refusal; once ended, the error the caller got. */
+  result?: BillingConsumeResult;
+  error?: BillingError;
+  /** Settles the caller once: with what the backend answered, else with `failure` (an abort, `dispose()`). */
+  end(failure?: unknown): void;
+  /** Ends the call with `error` and aborts its work (the caller's abort, `dispose()`). */
+  stop(error: BillingError): void;
+  readonly outcome: Promise<BillingConsumeResult>;
+}
 
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
 export const unchargedResult = (state: BillingState, isBlacklisted = false): BillingConsumeResult => ({
@@ -13,13 +62,57 @@ export const unchargedResult = (state: BillingState, isBlacklisted = false): Bil
   isBlacklisted,
 });
 
-export type { ConsumeContext, ConsumeHooks, ConsumeQueue, ConsumeStart } from './consume-call';
+// A call, registered so that dispose() stops it; its work stops too when `follow` aborts.
+function newCall(context: ConsumeContext, start: ConsumeStart, follow?: AbortSignal): ConsumeCall {
+  const controller = new AbortController();
+  const outcome = deferred<BillingConsumeResult>();
+  // Not every call awaits it (one aborted before its turn, a replay under the lock): no unhandled rejection.
+  outcome.promise.catch(() => undefined);
+  const call: ConsumeCall = {
+    externalId: start.externalId,
+    replay: start.onOutcome !== undefined,
+    signal: controller.signal,
+    sent: false,
+    unanswered: false,
+    charged: false,
+    outcome: outcome.promise,
+    end(failure) {
+      if (!context.waiting.delete(call.stop)) return;
+      const { result = null, externalId, charged, unanswered } = call;
+      let error: BillingError | null = null;
+      if (!result) {
+        const thrown = call.error ?? failure;
+        error =
+          thrown instanceof BillingError
+            ? thrown
+            : new BillingError('network', __DEV__ ? 'Unexpected failure of consume' : 'consume failed');
+        // The one place a consume's error gets its externalId.
+        if (externalId !== undefined && error.externalId === undefined) error = error.withExternalId(externalId);
+        call.error = error;
+      }
+      context.dispatch(consumeSettled({ externalId: externalId ?? null, result, error, charged, unanswered }));
+      // The caller has the outcome (or was told the client is gone): nothing is left to replay.
+      if (call.sent) context.journal?.remove(externalId as string);
+      start.onOutcome?.(result ? { ok: true, result } : { ok: false, error: error as BillingError });
+      if (result) outcome.resolve(result);
+      else outcome.reject(error);
+    },
+    stop(error) {
+      call.end(error);
+      controller.abort();
+    },
+  };
+  context.waiting.add(call.stop);
+  follow?.addEventListener('abort', () => controller.abort(), { once: true });
+  return call;
+}
 
 // Steps 5 to 7 of a consume, the one replay path too: journal the id, POST it, apply the answer as facts.
 async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalId: string): Promise<boolean> {
-  const { dispatch, now, nextRequestNumber } = context.store;
-  context.hooks.journal?.(externalId);
+  const { dispatch, now, nextRequestNumber } = context;
+  context.journal?.add(externalId);
   dispatch({ type: 'consume/sent', externalId });
+  call.sent = true;
   call.unanswered = true;
   let seq = 0;
   const reply = await context.api.consume(externalId, {
@@ -27,7 +120,7 @@ async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalI
     onSend: () => (seq = nextRequestNumber()),
   });
   if (reply.kind === 'blacklisted') {
-    call.result = unchargedResult(context.store.state(), true);
+    call.result = unchargedResult(context.state(), true);
     return false;
   }
   call.unanswered = false;
@@ -45,32 +138,27 @@ async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalI
 }
 
 /**
- * A consume, top to bottom, in the order of the spec: wait for its turn;
- * take the cross-tab lock if the local state does not make it free; decide;
- * make the id; journal it; POST; apply the answer (facts for the reducer);
- * release the lock; refresh the balance after a credit charge or a refusal;
- * settle the caller. Consumes run one at a time, in call order.
+ * Steps 2 to 10 of a consume, in the order of the spec, once its turn came
+ * (step 1): take the cross-tab lock if the local state does not make it free;
+ * decide; make the id; journal it; POST; apply the answer (facts for the
+ * reducer); release the lock; refresh the balance after a credit charge or a
+ * refusal; settle the caller. Never rejects.
  */
 async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<void> {
-  const { store, hooks, queue } = context;
+  const { consumeLock } = context;
   const { signal } = call;
-  // 1. Its turn.
-  const previous = queue.tail;
-  const turn = deferred();
-  queue.tail = turn.promise;
-  await previous;
-  const free = () => !call.replay && inFreePeriod(store.state(), store.now());
+  const free = () => !call.replay && inFreePeriod(context.state(), context.now());
   let refresh = false;
   let failure: unknown;
   try {
     if (signal.aborted) return;
     // 2. The lock, only when the local state would send a POST (under it, a feature may replay a dead tab's POST).
-    const release = hooks.consumeLock && !free() ? await hooks.consumeLock(signal) : undefined;
+    const release = consumeLock && !free() ? await consumeLock(signal) : undefined;
     try {
       // 3. Decide (again under the lock: another tab's charge may have started a free period).
       if (signal.aborted) return;
       if (free()) {
-        call.result = unchargedResult(store.state());
+        call.result = unchargedResult(context.state());
         return;
       }
       // 4. The id, made only for a POST; 5 to 7 in sendConsume.
@@ -87,32 +175,31 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
   } finally {
     // 10. The caller.
     call.end(failure);
-    turn.resolve();
   }
 }
 
 /**
  * Starts one `consume()` that goes past the engine's free-period shortcut: its
  * call, settled once by whoever comes first (the consume, the caller's abort,
- * `dispose()`), then {@link runConsume}. Until the backend has answered, an
- * abort fails the call; after, the answer stands.
+ * `dispose()`), then {@link runConsume} in its turn. Until the backend has
+ * answered, an abort fails the call; after, the answer stands.
  */
 export function startConsume(context: ConsumeContext, start: ConsumeStart): Promise<BillingConsumeResult> {
   // Its own controller: nothing another consume does aborts this one (issue 17).
-  let call: ConsumeCall | undefined;
+  const call = newCall(context, start);
   return deadline(
-    (raceEnded) => {
-      call = newCall(context, start, raceEnded);
-      void runConsume(context, call);
+    () => {
+      // 1. Its turn: one at a time, in call order.
+      context.tail = context.tail.then(() => runConsume(context, call));
       return call.outcome;
     },
     {
       scheduler: context.scheduler,
       signal: start.signal,
       onAbort: () => {
-        call ??= newCall(context, start);
-        call.end(new BillingError('aborted', 'consume() was aborted'));
-        return call.value();
+        call.stop(new BillingError('aborted', 'consume() was aborted'));
+        if (call.result) return call.result;
+        throw call.error;
       },
     },
   );
@@ -126,25 +213,23 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
  * dispose before the answer reports nothing, and the id is the caller's to
  * send again.
  */
-export function replayUnderLock(
+export async function replayUnderLock(
   context: ConsumeContext,
   externalId: string,
   signal: AbortSignal,
   onOutcome: (outcome: ConsumeOutcome) => void,
 ): Promise<boolean> {
-  let hasAnswer = false;
-  // A result (charged, blacklisted) is an answer even when dispose() ends the call before this resumes.
-  const report = (outcome: ConsumeOutcome) => (hasAnswer || outcome.ok) && onOutcome(outcome);
+  // What the backend answered is reported: a result (charged, blacklisted), even when dispose() ended the call
+  // before this resumes, or a refusal.
+  const report = (outcome: ConsumeOutcome) =>
+    (outcome.ok || outcome.error.code === 'insufficient_credits') && onOutcome(outcome);
   const call = newCall(context, { externalId, onOutcome: report }, signal);
-  return sendConsume(context, call, externalId).then(
-    () => {
-      hasAnswer = true;
-      call.end();
-      return true;
-    },
-    (error: unknown) => {
-      call.end(error);
-      return false;
-    },
-  );
+  let failure: unknown;
+  try {
+    await sendConsume(context, call, externalId);
+  } catch (error) {
+    failure = error;
+  }
+  call.end(failure);
+  return failure === undefined;
 }

@@ -8,13 +8,13 @@ import { toUsageInfo } from '../core/usage-view';
 import { sameUsage } from '../shared/quota-keys';
 import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError } from '../shared/errors';
+import { inBackground } from '../shared/scheduler';
 import type { BillingStatus } from '../shared/billing-status';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
 import type { BillingModule, Client, StoreSetup } from './billing-module';
 import { callOptionsError } from './call-options';
 import { startConsume, unchargedResult, type ConsumeContext } from './consume';
 import { eventsWithoutFeature } from './events-without-feature';
-import { freePeriodTimer } from './free-period-timer';
 import { flight } from './flight';
 import { firstHook } from './hooks';
 import { fetchBalance, fetchUsage } from './usage';
@@ -41,12 +41,9 @@ export function createStore(setup: StoreSetup): Client {
   // The reducer keeps the status the same object while nothing in it changed.
   const status$ = new BehaviorSubject<BillingStatus>(initialState.status);
   const teardown = new Subscription();
-  const journal = firstHook(hooks, 'journal');
   const recovered = firstHook(hooks, 'recovery')?.(hooks);
   const lock = firstHook(hooks, 'consumeLock');
   const observers = hooks.flatMap((hook) => hook.observe ?? []);
-  // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
-  const journaled = new Set<string>();
   const now = () => scheduler.now();
   let disposed = false;
   let shown: UsageInfo | null = null;
@@ -55,11 +52,16 @@ export function createStore(setup: StoreSetup): Client {
   let free: { result: BillingConsumeResult; promise: Promise<BillingConsumeResult>; action: BillingAction } | null =
     null;
 
-  const timer = freePeriodTimer(
-    scheduler,
-    () => state().freePeriodEnd,
-    (action) => dispatch(action),
-  );
+  // The one timer that ends the free period, aimed at the end the store holds: none while no period runs,
+  // and in Node it never keeps the process alive.
+  let periodTimer: Subscription | undefined;
+  const armPeriodEnd = (end: number | null) => {
+    periodTimer?.unsubscribe();
+    periodTimer =
+      end === null
+        ? undefined
+        : inBackground(scheduler).schedule(() => dispatch({ type: 'freePeriod/ended', end }), Math.max(0, end - now()));
+  };
 
   /** Applies a fact: the reducer, then the views, the observers (events), and the effects watching action$. */
   const dispatch = (action: BillingAction): void => {
@@ -67,7 +69,7 @@ export function createStore(setup: StoreSetup): Client {
     const before = state();
     const after = reduce(before, action);
     if (after !== before) {
-      if (after.freePeriodEnd !== before.freePeriodEnd) timer.arm(after.freePeriodEnd);
+      if (after.freePeriodEnd !== before.freePeriodEnd) armPeriodEnd(after.freePeriodEnd);
       state$.next(after);
       if (after.status !== before.status) status$.next(after.status);
       const usage = toUsageInfo(after, now());
@@ -80,25 +82,19 @@ export function createStore(setup: StoreSetup): Client {
 
   const context: ConsumeContext = {
     api: setup.api,
-    store: { dispatch, state, now, nextRequestNumber: () => ++seq },
+    dispatch,
+    state,
+    now,
+    nextRequestNumber: () => ++seq,
     scheduler,
-    hooks: {
-      consumeLock: lock && recovered && ((signal) => lock(signal, recovered.replay)),
-      journal:
-        journal &&
-        ((externalId) => {
-          journaled.add(externalId);
-          journal.add(externalId);
-        }),
-      forget: (externalId) => {
-        if (journaled.delete(externalId)) journal?.remove(externalId);
-      },
-    },
-    queue: { tail: Promise.resolve(), waiting: new Set() },
+    consumeLock: lock && recovered && ((signal) => lock(signal, recovered.replay)),
+    journal: firstHook(hooks, 'journal'),
+    tail: Promise.resolve(),
+    waiting: new Set(),
     balance: flight(scheduler, (controller) => fetchBalance(context, controller)),
     newId: setup.newId,
   };
-  const { waiting } = context.queue;
+  const { waiting } = context;
   const usage = flight(scheduler, (controller) => fetchUsage(context, controller));
 
   const assertNotDisposed = () => {
@@ -187,7 +183,7 @@ export function createStore(setup: StoreSetup): Client {
       disposed = true;
       usage.stop(disposedError());
       context.balance.stop(disposedError());
-      timer.stop();
+      periodTimer?.unsubscribe();
       teardown.unsubscribe();
       recovered?.stop();
       for (const hook of hooks) hook.dispose?.();

@@ -1,8 +1,7 @@
 import { ReplaySubject, Subscription } from 'rxjs';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { ConsumeOutcome } from '../shared/types';
-import { replayUnderLock, startConsume } from './consume';
-import type { ConsumeContext } from './consume-call';
+import { replayUnderLock, startConsume, type ConsumeContext } from './consume';
 import { firstHook, type Recovery, type StoreHooks } from './hooks';
 
 /**
