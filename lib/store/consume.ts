@@ -39,12 +39,11 @@ interface ConsumeCall {
   readonly replay: boolean;
   /** Aborts this consume's own work: its lock wait, its POST, its balance refresh. */
   readonly signal: AbortSignal;
-  /** Its POST was sent, so its id was journaled (only this client's own entries are removed). */
-  sent: boolean;
-  /** Its POST was sent and no answer fact (a charge, a refusal) closed it yet. */
-  unanswered: boolean;
-  /** The backend charged: from then on the call can only succeed. */
-  charged: boolean;
+  /**
+   * Its POST: not sent; sent (journaled) with no answer fact closing it yet, which a blacklist does not;
+   * refused (20101); charged, and from then on the call can only succeed.
+   */
+  post: 'none' | 'sent' | 'refused' | 'charged';
   /** What the backend answered, a result or a refusal; once ended, the error the caller got. */
   result?: BillingConsumeResult;
   error?: BillingError;
@@ -72,13 +71,11 @@ function newCall(context: ConsumeContext, start: ConsumeStart, follow?: AbortSig
     externalId: start.externalId,
     replay: start.onOutcome !== undefined,
     signal: controller.signal,
-    sent: false,
-    unanswered: false,
-    charged: false,
+    post: 'none',
     outcome: outcome.promise,
     end(failure) {
       if (!context.waiting.delete(call.stop)) return;
-      const { result = null, externalId, charged, unanswered } = call;
+      const { result = null, externalId, post } = call;
       let error: BillingError | null = null;
       if (!result) {
         const thrown = call.error ?? failure;
@@ -90,9 +87,13 @@ function newCall(context: ConsumeContext, start: ConsumeStart, follow?: AbortSig
         if (externalId !== undefined && error.externalId === undefined) error = error.withExternalId(externalId);
         call.error = error;
       }
-      context.dispatch(consumeSettled({ externalId: externalId ?? null, result, error, charged, unanswered }));
-      // The caller has the outcome (or was told the client is gone): nothing is left to replay.
-      if (call.sent) context.journal?.remove(externalId as string);
+      const charged = post === 'charged';
+      context.dispatch(
+        consumeSettled({ externalId: externalId ?? null, result, error, charged, unanswered: post === 'sent' }),
+      );
+      // The caller has the outcome (or was told the client is gone): nothing is left to replay. Only this
+      // client's own entries are removed: another page's (a shared storage) are not ours.
+      if (post !== 'none') context.journal?.remove(externalId as string);
       start.onOutcome?.(result ? { ok: true, result } : { ok: false, error: error as BillingError });
       if (result) outcome.resolve(result);
       else outcome.reject(error);
@@ -112,8 +113,7 @@ async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalI
   const { dispatch, now, nextRequestNumber } = context;
   context.journal?.add(externalId);
   dispatch({ type: 'consume/sent', externalId });
-  call.sent = true;
-  call.unanswered = true;
+  call.post = 'sent';
   let seq = 0;
   const reply = await context.api.consume(externalId, {
     signal: call.signal,
@@ -123,15 +123,15 @@ async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalI
     call.result = unchargedResult(context.state(), true);
     return false;
   }
-  call.unanswered = false;
   if (reply.kind === 'insufficient') {
+    call.post = 'refused';
     const backendCode = BACKEND_CODES.insufficient;
     call.error = new BillingError('insufficient_credits', 'Not enough credits', { backendCode });
     dispatch({ type: 'consume/insufficient', seq });
     return true;
   }
   const { freeRemaining, isCredit } = reply;
-  call.charged = true;
+  call.post = 'charged';
   call.result = { freeRemaining, isCredit, isBlacklisted: false };
   dispatch({ type: 'consume/charged', seq, now: now(), freeRemaining, isCredit });
   return isCredit;

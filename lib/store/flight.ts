@@ -48,31 +48,26 @@ export function flight<T>(scheduler: SchedulerLike, start: (controller: AbortCon
   const running = new Set<Request<T>>();
 
   const send = (request: Request<T>) => {
-    const { controller, answer } = request;
     const settled = () => {
       running.delete(request);
       if (current === request) current = null;
       sendQueued();
     };
+    if (queued === request) queued = null;
     current = request;
     running.add(request);
-    const sent = start(controller);
+    const sent = start(request.controller);
     // Dropped before its callers resume, so a caller that calls again gets a new request.
     sent.then(settled, settled);
-    sent.then(answer.resolve, answer.reject);
-    return request;
-  };
-  const dequeue = () => {
-    const request = queued;
-    queued = null;
+    sent.then(request.answer.resolve, request.answer.reject);
     return request;
   };
   // The queued request goes as soon as nothing newer is in flight.
-  const sendQueued = () => current === null && queued !== null && send(dequeue() as Request<T>);
+  const sendQueued = () => current === null && queued !== null && send(queued);
   const make = (): Request<T> => ({ controller: new AbortController(), answer: deferred<T>(), callers: 0 });
   const pick = (fresh: JoinOptions['fresh']) =>
     fresh === 'now'
-      ? send(dequeue() ?? make())
+      ? send(queued ?? make())
       : (queued ?? (current === null ? send(make()) : fresh ? (queued = make()) : current));
   // Nobody waits for it any more: never joined again, and the queued one may go.
   const leave = (request: Request<T>) => {
