@@ -6,7 +6,7 @@ import type { BillingState } from '../core/state';
 import type { BillingEvent } from '../shared/billing-event';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { RetryNotice } from '../transport/config';
-import type { ConsumeContext } from './consume';
+import type { ConsumeContext } from './consume-call';
 import type { Effect } from './effect';
 
 /**
