@@ -1,5 +1,5 @@
 import { BehaviorSubject, Observable, Subject, Subscription } from 'rxjs';
-import { consumeSettled, type BillingAction } from '../core/actions';
+import { consumeSettled, type BillingAction, type ConsumeSettled } from '../core/actions';
 import { decide, inFreePeriod } from '../core/decide';
 import { preview } from '../core/preview';
 import { reduce } from '../core/reducer';
@@ -49,8 +49,7 @@ export function createStore(setup: StoreSetup): Client {
   let shown: UsageInfo | null = null;
   let seq = 0;
   // A free-period answer kept while the free count it shows holds, so a burst allocates nothing.
-  let free: { result: BillingConsumeResult; promise: Promise<BillingConsumeResult>; action: BillingAction } | null =
-    null;
+  let free: { promise: Promise<BillingConsumeResult>; action: ConsumeSettled } | null = null;
 
   // The one timer that ends the free period, aimed at the end the store holds: none while no period runs,
   // and in Node it never keeps the process alive.
@@ -94,7 +93,6 @@ export function createStore(setup: StoreSetup): Client {
     balance: flight(scheduler, (controller) => fetchBalance(context, controller)),
     newId: setup.newId,
   };
-  const { waiting } = context;
   const usage = flight(scheduler, (controller) => fetchUsage(context, controller));
 
   const assertNotDisposed = () => {
@@ -139,13 +137,13 @@ export function createStore(setup: StoreSetup): Client {
       const externalId = options?.externalId;
       const signal = options?.signal;
       // A free period with nothing queued: answered at once, no request, no id, nothing built.
-      if (waiting.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
+      if (context.waiting.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
         return startConsume(context, { externalId, signal });
-      if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
+      if (free?.action.result?.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
         const result = Object.freeze(unchargedResult(state()));
-        free = { result, promise: Promise.resolve(result), action: unsent(result, null) };
+        free = { promise: Promise.resolve(result), action: unsent(result, null) };
       }
-      dispatch(externalId === undefined ? free.action : ({ ...free.action, externalId } as BillingAction));
+      dispatch(externalId === undefined ? free.action : { ...free.action, externalId });
       return free.promise;
     },
     refreshCredits: () => getBalance().then(noop),
@@ -179,7 +177,7 @@ export function createStore(setup: StoreSetup): Client {
       if (disposed) return;
       // Pending calls settle first (an answered consume with its answer) and clear the journal,
       // synchronously; then the effects, the requests and the timers go.
-      waiting.forEach((stop) => stop(disposedError()));
+      context.waiting.forEach((stop) => stop(disposedError()));
       disposed = true;
       usage.stop(disposedError());
       context.balance.stop(disposedError());
