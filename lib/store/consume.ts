@@ -52,7 +52,6 @@ async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalI
  * refusal; settle the caller. Never rejects.
  */
 async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<void> {
-  const { consumeLock } = context;
   const { signal } = call;
   const free = () => !call.replay && inFreePeriod(context.state(), context.now());
   let refresh = false;
@@ -60,7 +59,7 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
   try {
     if (signal.aborted) return;
     // 2. The lock, only when the local state would send a POST (under it, a feature may replay a dead tab's POST).
-    const release = consumeLock && !free() ? await consumeLock(signal) : undefined;
+    const release = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
     try {
       // 3. Decide (again under the lock: another tab's charge may have started a free period).
       if (signal.aborted) return;
