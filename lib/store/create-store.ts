@@ -7,7 +7,7 @@ import { initialState, type BillingState } from '../core/state';
 import { toUsageInfo } from '../core/usage-view';
 import { sameUsage } from '../shared/quota-keys';
 import { restoreAction, toSnapshot } from '../core/snapshot';
-import { BillingError } from '../shared/errors';
+import { BillingError, invalid } from '../shared/errors';
 import { inBackground } from '../shared/scheduler';
 import type { BillingStatus } from '../shared/billing-status';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
@@ -149,12 +149,7 @@ export function createStore(setup: StoreSetup): Client {
     refreshCredits: () => getBalance().then(noop),
     onChange(callback) {
       assertNotDisposed();
-      if (typeof callback !== 'function') {
-        throw new BillingError(
-          'invalid_argument',
-          __DEV__ ? `onChange needs a function, got ${typeof callback}` : 'invalid onChange',
-        );
-      }
+      if (typeof callback !== 'function') invalid(__DEV__ ? 'onChange needs a function' : 'invalid onChange', callback);
       const subscription = changes.subscribe((usage) => callback(usage));
       return () => subscription.unsubscribe();
     },
