@@ -134,8 +134,7 @@ export function createStore(setup: StoreSetup): Client {
         dispatch(unsent(null, refused));
         return Promise.reject(refused);
       }
-      const externalId = options?.externalId;
-      const signal = options?.signal;
+      const { externalId, signal } = options ?? {};
       // A free period with nothing queued: answered at once, no request, no id, nothing built.
       if (context.waiting.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
         return startConsume(context, { externalId, signal });
