@@ -80,8 +80,10 @@ export const SIZE_AIMS = { own: 7_700 } as const;
  * settling in consume-call.ts): own 8,488 B, all 11,694 B. The issue's goals
  * (8,192 and 11,264) are not met; the ceilings hold these figures (plain
  * names for the request number and the settled fact's `unanswered`: +7 B).
+ * Issue 30, core slice: invalid()'s shown value development-only, preview's
+ * cost in one expression: own 8,432 B, all 11,646 B.
  */
-export const SIZE_CEILINGS = { own: 8_490, total: 11_710 } as const;
+export const SIZE_CEILINGS = { own: 8_440, total: 11_660 } as const;
 
 /**
  * Issue 26: gzipped bytes `unified-billing/element` (both elements, their

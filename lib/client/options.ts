@@ -1,25 +1,12 @@
 import type { SchedulerLike } from 'rxjs';
 import { checkFields, integer, invalid, type Rule } from '../shared/option-names';
 import { monotonicScheduler } from '../shared/scheduler';
-import { checkSnapshot, type BillingSnapshot } from '../core/snapshot';
+import { checkSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
 import type { BillingFeature } from '../features/feature';
 import type { ClientOptions } from './client-options';
 
 export type { ClientOptions, RefetchTakesRefetchOn } from './client-options';
-
-/** What validation and the defaults make of the options the client does not read as given. */
-export interface ResolvedOptions {
-  /** Normalized, without a trailing slash. */
-  readonly baseUrl: string;
-  readonly scheduler: SchedulerLike;
-  readonly timeoutMs: number;
-  readonly retries: number;
-  readonly scope: string;
-  readonly bootstrap: BillingSnapshot | undefined;
-  /** The feature, once the 0.1 object (still in the type, for tsc's message) is refused. */
-  readonly refetch: BillingFeature<'refetch'> | undefined;
-}
 
 const isFunction = (value: unknown) => typeof value === 'function';
 // What a rule says is read in development only (shared/dev.ts).
@@ -81,10 +68,11 @@ function attempt<T>(make: () => T): T | undefined {
 }
 
 /**
- * Throws `invalid_argument` for anything `createClient` cannot work with; the
- * options it does not resolve are then read as given.
+ * Throws `invalid_argument` for anything `createClient` cannot work with, else
+ * gives what validation and the defaults make of the options; the others are
+ * then read as given.
  */
-export function resolveOptions(options: ClientOptions): ResolvedOptions {
+export function resolveOptions(options: ClientOptions) {
   if (typeof options !== 'object' || options === null)
     invalid(__DEV__ ? 'createClient needs an options object' : 'invalid options', options);
   // The shapes of 0.1 are refused naming the new way, never ignored: the listener or the
@@ -117,6 +105,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     invalid(__DEV__ ? 'appKey must be a non-empty, well-formed string' : 'invalid appKey', appKey);
   }
   return {
+    // Normalized, without a trailing slash.
     baseUrl: url!.href.replace(/\/+$/, ''),
     scheduler: options.scheduler ?? monotonicScheduler,
     timeoutMs: options.timeoutMs ?? 10_000,

@@ -32,14 +32,8 @@ export interface BillingPreview {
 export function preview(state: BillingState, now: number): BillingPreview {
   const { canProceed, reason } = decide(state, now);
   const quota = state.quota;
-  const cost =
-    quota === null
-      ? canProceed
-        ? 0
-        : null
-      : reason === 'credits' || reason === 'insufficient'
-        ? quota.creditsPerUse
-        : 0;
+  // A credit use's price is known once the quota is; a free use costs nothing either way.
+  const cost = reason === 'credits' || reason === 'insufficient' ? (quota?.creditsPerUse ?? null) : 0;
   return Object.freeze({
     canProceed,
     reason,

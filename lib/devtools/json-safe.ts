@@ -3,6 +3,7 @@
 // could hide, so only a few enum-like fields keep theirs (an error's `code`, never its
 // message); numbers, booleans and null pass, and objects are rebuilt the same way.
 import type { DevtoolsState } from '../features/devtools-hook';
+import { QUOTA_KEYS } from '../shared/quota-keys';
 
 /** What the DevTools receive: plain JSON. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -38,44 +39,22 @@ export function safeAction(action: { readonly type: string }): { type: string } 
   return { ...record(action, 0), type };
 }
 
-// An error's identity without its message (which quotes what the backend said).
-function safeError(error: unknown): Json {
-  if (typeof error !== 'object' || error === null) return null;
-  const { code, status, backendCode } = error as { code?: unknown; status?: unknown; backendCode?: unknown };
-  return record({ code, status, backendCode }, MAX_DEPTH - 1);
+// Only the named fields of `input`, each kept or dropped as `record` does.
+function pick<T extends object>(input: T, keys: ReadonlyArray<keyof T & string>): { [key: string]: Json } {
+  return record(Object.fromEntries(keys.map((key) => [key, input[key]])), 0);
 }
 
+const USAGE_KEYS = [...QUOTA_KEYS, 'inFreePeriod', 'freePeriodRemaining'] as const;
+
 /** The state as the DevTools show it: usage fields, the status (its error as a code), the free period's end. */
-export function safeState(state: DevtoolsState): { [key: string]: Json } {
-  const { usage, status } = state;
+export function safeState({ usage, status, freePeriodEndsAt }: DevtoolsState): { [key: string]: Json } {
   return {
-    usage:
-      usage === null
-        ? null
-        : record(
-            {
-              isEnabled: usage.isEnabled,
-              freeRemaining: usage.freeRemaining,
-              freeTotal: usage.freeTotal,
-              creditsPerUse: usage.creditsPerUse,
-              creditsBalance: usage.creditsBalance,
-              inFreePeriod: usage.inFreePeriod,
-              freePeriodRemaining: usage.freePeriodRemaining,
-            },
-            0,
-          ),
+    usage: usage === null ? null : pick(usage, USAGE_KEYS),
     status: {
-      ...record(
-        {
-          loaded: status.loaded,
-          loading: status.loading,
-          fetchedAt: status.fetchedAt,
-          pending: status.pending,
-        },
-        0,
-      ),
-      error: safeError(status.error),
+      ...pick(status, ['loaded', 'loading', 'fetchedAt', 'pending']),
+      // An error's identity without its message (which quotes what the backend said).
+      error: status.error === null ? null : pick(status.error, ['code', 'status', 'backendCode']),
     },
-    freePeriodEndsAt: value('freePeriodEndsAt', state.freePeriodEndsAt, MAX_DEPTH) ?? null,
+    freePeriodEndsAt: value('freePeriodEndsAt', freePeriodEndsAt, MAX_DEPTH) ?? null,
   };
 }

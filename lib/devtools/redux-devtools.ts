@@ -22,24 +22,9 @@ export interface ReduxDevtoolsOptions {
   readonly extension?: DevtoolsExtension | null;
 }
 
-// The UI buttons that would dispatch back (jump, skip, import...) are hidden: the bridge is read-only.
-const READ_ONLY_FEATURES = {
-  pause: true,
-  lock: false,
-  persist: false,
-  export: true,
-  import: false,
-  jump: false,
-  skip: false,
-  reorder: false,
-  dispatch: false,
-  test: false,
-};
-
-function defaultExtension(): DevtoolsExtension | undefined {
-  const found = (globalThis as { __REDUX_DEVTOOLS_EXTENSION__?: unknown }).__REDUX_DEVTOOLS_EXTENSION__;
-  return typeof found === 'object' || typeof found === 'function' ? (found as DevtoolsExtension) : undefined;
-}
+// The extension's UI offers only the features set to true: pausing and exporting the log. Its buttons
+// that would dispatch back (jump, skip, import...) are absent, since the bridge is read-only.
+const READ_ONLY_FEATURES = { pause: true, export: true };
 
 // A DevTools failure must never become a billing failure: the call is dropped.
 function quietly(call: () => void): void {
@@ -83,7 +68,9 @@ export function reduxDevtools(options: ReduxDevtoolsOptions = {}): DevtoolsHook 
   return {
     kind: 'devtools',
     install(setup) {
-      const extension = options.extension === undefined ? defaultExtension() : options.extension;
+      const found = (globalThis as { __REDUX_DEVTOOLS_EXTENSION__?: DevtoolsExtension }).__REDUX_DEVTOOLS_EXTENSION__;
+      const extension = options.extension === undefined ? found : options.extension;
+      // Whatever the global holds: an extension is anything with a `connect` function.
       if (typeof extension?.connect !== 'function') return {};
       const name = options.name ?? `unified-billing:${setup.scope}`;
       return { effects: [devtoolsEffect(setup, (initial) => open(extension, name, initial))] };

@@ -47,19 +47,18 @@ export interface BillingStores {
 
 const INSUFFICIENT: BillingCheckResult = Object.freeze({ canProceed: false, reason: 'insufficient' });
 
-// After dispose the billing methods throw; a mounted component keeps showing the last value.
-function orLast<T>(read: () => T, last: T): T {
-  try {
-    return read();
-  } catch {
-    return last;
-  }
-}
-
 // Every source is subscribed on its own: two plain subscriptions, no combining operator in the bundle.
-function store<T>(sources: ReadonlyArray<Observable<unknown>>, read: (last: T) => T, initial: T): ExternalStore<T> {
+// `read` gets the last snapshot, to return it again while nothing shown changed.
+function store<T>(sources: ReadonlyArray<Observable<unknown>>, initial: T, read: (last: T) => T): ExternalStore<T> {
   let last = initial;
-  const getSnapshot = () => (last = read(last));
+  const getSnapshot = (): T => {
+    try {
+      last = read(last);
+    } catch {
+      // After dispose the billing methods throw; a mounted component keeps showing the last value.
+    }
+    return last;
+  };
   return {
     subscribe: (onStoreChange) => {
       const subscriptions = sources.map((source$) => source$.subscribe(() => onStoreChange()));
@@ -70,57 +69,8 @@ function store<T>(sources: ReadonlyArray<Observable<unknown>>, read: (last: T) =
   };
 }
 
-function readNow<T>(source$: Observable<T>, last: T): T {
-  let value = last;
-  // The client's observables replay their current value synchronously; only that one is read.
-  source$.subscribe((current) => (value = current)).unsubscribe();
-  return value;
-}
-
-// `snapshot()` comes with the bootstrap (issue 19); a client without it is treated as never bootstrapped.
-function knewAnswer(billing: BillingModule): boolean {
-  const withSnapshot = billing as BillingModule & { snapshot?: () => unknown };
-  return typeof withSnapshot.snapshot === 'function' && orLast(() => withSnapshot.snapshot?.() != null, false);
-}
-
-// With a snapshot when the stores are made (in a browser: a bootstrap, as the first hook renders), the
-// server snapshot is that first view, kept: the server rendered from the same snapshot, and a part that
-// hydrates after a fetch answered must still match its HTML. React re-renders with getSnapshot after.
-function pinnedServer<T>(store: ExternalStore<T>, bootstrapped: boolean, otherwise: () => T): ExternalStore<T> {
-  if (!bootstrapped) return { ...store, getServerSnapshot: otherwise };
-  const first = store.getSnapshot();
-  return { ...store, getServerSnapshot: () => first };
-}
-
-function createStores(billing: BillingModule): BillingStores {
-  const bootstrapped = knewAnswer(billing);
-  const usage = store<UsageInfo | null>(
-    [billing.usage$],
-    (last) => {
-      const fresh = orLast(() => billing.getCachedUsage(), last);
-      return sameUsage(last, fresh) ? last : fresh;
-    },
-    null,
-  );
-  const status = store([billing.status$], (last) => orLast(() => billing.getStatus(), last), initialStatus);
-  return {
-    usage: pinnedServer(usage, bootstrapped, usage.getSnapshot),
-    // check() returns frozen shared objects, so its result is already a stable snapshot.
-    check: store(
-      [billing.usage$, billing.freePeriodRemaining$],
-      (last) => orLast(() => billing.check(), last),
-      INSUFFICIENT,
-    ),
-    freePeriodRemaining: store(
-      [billing.freePeriodRemaining$],
-      (last) => readNow(billing.freePeriodRemaining$, last),
-      0,
-    ),
-    // getStatus() returns the same frozen object until something changed: already a stable snapshot.
-    // Without a bootstrap the server never knows what the browser's client will: hydration starts
-    // from "not loaded".
-    status: pinnedServer(status, bootstrapped, () => initialStatus),
-  };
+function withServerSnapshot<T>(store: ExternalStore<T>, serverSnapshot: T): ExternalStore<T> {
+  return { ...store, getServerSnapshot: () => serverSnapshot };
 }
 
 const cache = new WeakMap<BillingModule, BillingStores>();
@@ -135,10 +85,30 @@ const cache = new WeakMap<BillingModule, BillingStores>();
  * ```
  */
 export function billingStores(billing: BillingModule): BillingStores {
-  let stores = cache.get(billing);
-  if (stores === undefined) {
-    stores = createStores(billing);
-    cache.set(billing, stores);
-  }
+  const cached = cache.get(billing);
+  if (cached !== undefined) return cached;
+  const usage = store<UsageInfo | null>([billing.usage$], null, (last) => {
+    const fresh = billing.getCachedUsage();
+    return sameUsage(last, fresh) ? last : fresh;
+  });
+  // getStatus() and check() return the same frozen object until something changed: already stable snapshots.
+  const status = store([billing.status$], initialStatus, () => billing.getStatus());
+  // With a snapshot when the stores are made (in a browser: a bootstrap, as the first hook renders), the
+  // server snapshot is that first view, kept: the server rendered from the same snapshot, and a part that
+  // hydrates after a fetch answered must still match its HTML. React re-renders with getSnapshot after.
+  const bootstrapped = billing.snapshot() !== null;
+  const stores: BillingStores = {
+    usage: bootstrapped ? withServerSnapshot(usage, usage.getSnapshot()) : usage,
+    check: store([billing.usage$, billing.freePeriodRemaining$], INSUFFICIENT, () => billing.check()),
+    // The countdown replays its current value synchronously; only that one is read.
+    freePeriodRemaining: store([billing.freePeriodRemaining$], 0, (last) => {
+      let seconds = last;
+      billing.freePeriodRemaining$.subscribe((current) => (seconds = current)).unsubscribe();
+      return seconds;
+    }),
+    // Without a bootstrap the server never knows what the browser's client will: hydration starts from "not loaded".
+    status: withServerSnapshot(status, bootstrapped ? status.getSnapshot() : initialStatus),
+  };
+  cache.set(billing, stores);
   return stores;
 }

@@ -44,9 +44,6 @@ export interface BillingErrorDetails {
 // bundles): `Symbol.for` returns the same symbol for the same key.
 const BRAND = Symbol.for('unified-billing.error');
 
-// Primitives, null and undefined carry no brand (`?.` and a symbol key read nothing from them).
-const isBranded = (value: unknown): boolean => (value as { [BRAND]?: unknown } | undefined)?.[BRAND] === true;
-
 /**
  * The one error class of the library. Messages never contain header values.
  * `instanceof BillingError` and {@link isBillingError} also recognise errors
@@ -74,7 +71,8 @@ export class BillingError extends Error {
 
   /** True for any `BillingError`, whichever copy of the library made it. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(value);
+    // Primitives, null and undefined carry no brand (`?.` and a symbol key read nothing from them).
+    return (value as { [BRAND]?: unknown } | undefined)?.[BRAND] === true;
   }
 
   constructor(code: BillingErrorCode, message: string, { cause, ...facts }: BillingErrorDetails = {}) {
@@ -114,21 +112,23 @@ export class BillingError extends Error {
  * ```
  */
 export function isBillingError(error: unknown, code?: BillingErrorCode): error is BillingError {
-  return isBranded(error) && (code === undefined || (error as BillingError).code === code);
+  return error instanceof BillingError && (code === undefined || error.code === code);
 }
 
 /** The error of a call its caller's signal aborted (a request, or a wait for one). */
 export const abortedError = (): BillingError => new BillingError('aborted', 'The call was aborted');
 
+// What a bad value shows in a development message: numbers, booleans, `null` and `undefined` as they
+// are, anything else by its kind only (a string or an object may hold a credential).
+function shown(value: unknown): string {
+  const kind = typeof value;
+  return value === null || /^[unb]/.test(kind) ? String(value) : kind === 'object' ? 'an object' : `a ${kind}`;
+}
+
 /**
  * Throws `invalid_argument` with `message`, followed in development
- * (shared/dev.ts) by what the option got when a value is given: numbers,
- * booleans, `null` and `undefined` as they are, anything else by its kind only
- * (a string or an object may hold a credential).
+ * (shared/dev.ts) by what the option got when a value is given (see `shown`).
  */
 export function invalid(message: string, ...got: [unknown?]): never {
-  const [value] = got;
-  const kind = typeof value;
-  const shown = value === null || /^[unb]/.test(kind) ? String(value) : kind === 'object' ? 'an object' : `a ${kind}`;
-  throw new BillingError('invalid_argument', __DEV__ && got.length ? `${message} (got ${shown})` : message);
+  throw new BillingError('invalid_argument', __DEV__ && got.length ? `${message} (got ${shown(got[0])})` : message);
 }

@@ -99,7 +99,8 @@ describe('reduxDevtools()', () => {
     log.dispatchBack({ type: 'DISPATCH', payload: { type: 'JUMP_TO_STATE' }, state: '{"usage":null}' });
     await client.credits.getBalance();
     expect(log.subscribed).toBe(0);
-    expect(log.connects[0]?.features).toMatchObject({ jump: false, skip: false, import: false, dispatch: false });
+    // The extension enables only the features set to true.
+    expect(log.connects[0]?.features).toEqual({ pause: true, export: true });
     expect(log.messages.map((message) => message.kind)).toEqual(['init', 'send']);
   });
 

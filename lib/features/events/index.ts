@@ -1,4 +1,4 @@
-import { BillingError } from '../../shared/errors';
+import { invalid } from '../../shared/errors';
 import type { BillingEvent } from '../../shared/billing-event';
 import type { BillingFeature } from '../feature';
 import { createEventHub } from './event-hub';
@@ -38,7 +38,7 @@ export interface BillingEventsOptions {
 export function billingEvents(options: BillingEventsOptions = {}): BillingFeature<'events'> {
   const onEvent = options?.onEvent;
   if (onEvent !== undefined && typeof onEvent !== 'function') {
-    throw new BillingError('invalid_argument', `billingEvents() onEvent must be a function, got ${typeof onEvent}`);
+    invalid(__DEV__ ? 'billingEvents() onEvent must be a function' : 'invalid billingEvents() onEvent', onEvent);
   }
   return {
     kind: 'events',
@@ -50,14 +50,12 @@ export function billingEvents(options: BillingEventsOptions = {}): BillingFeatur
         observe(action, before, after) {
           if (hub.active()) for (const event of eventsOf(action, before, after, scheduler.now())) hub.emit(event);
         },
-        onRecovered({ externalId, outcome }) {
-          if (hub.active()) hub.emit({ type: 'consume:recovered', at: scheduler.now(), externalId, outcome });
-        },
+        // Rare: built even when nobody listens (the hub then delivers it to no one).
+        onRecovered: ({ externalId, outcome }) =>
+          hub.emit({ type: 'consume:recovered', at: scheduler.now(), externalId, outcome }),
         // The transport numbers attempts (2 is the first retry); the event counts retries.
-        onRetry({ attempt, delayMs, path }) {
-          if (hub.active())
-            hub.emit({ type: 'request:retry', at: scheduler.now(), attempt: attempt - 1, delayMs, path });
-        },
+        onRetry: ({ attempt, delayMs, path }) =>
+          hub.emit({ type: 'request:retry', at: scheduler.now(), attempt: attempt - 1, delayMs, path }),
         dispose: () => hub.complete(),
       };
     },

@@ -36,13 +36,7 @@ export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
         ? {
             effects: [
               (_action$, _state$, { loadUsage, refetchUsage, scheduler }) =>
-                new Observable<never>(() =>
-                  armRefetch(checked, {
-                    refetch: () => void loadUsage(),
-                    refetchUsage: () => void refetchUsage(),
-                    scheduler,
-                  }),
-                ),
+                new Observable<never>(() => armRefetch(checked, { refetch: loadUsage, refetchUsage, scheduler })),
             ],
           }
         : {},

@@ -1,4 +1,4 @@
-import type { SchedulerLike, Subscribable, Unsubscribable } from 'rxjs';
+import { Observable, type SchedulerLike, type Subscribable, type Unsubscribable } from 'rxjs';
 import type { Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
 
@@ -25,52 +25,41 @@ export function watchSource(
   refetchUsage: () => void,
   scheduler: SchedulerLike,
 ): () => void {
+  // Through an Observable each subscription ends once: a throw on subscribe is its error, and a second
+  // error, or a value after the end or after the teardown, is not heard.
+  const source$ = new Observable<unknown>((subscriber) => source.subscribe(subscriber));
   let subscription: Unsubscribable | undefined;
   let timer: Unsubscribable | undefined;
   let wait = FIRST_MS;
   let warned = false;
-  let stopped = false;
 
   const subscribe = (): void => {
-    // Each subscription ends once: a second error, or a value after the end, is not heard.
-    let subscribed = true;
-    const end = (error: unknown, completed?: boolean): void => {
-      if (!subscribed || stopped) return;
-      subscribed = false;
-      subscription = undefined;
-      if (__DEV__ && !warned) {
-        warned = true;
-        console.warn(
-          `unified-billing: the refetchOn({ when }) source ${completed ? 'completed' : `failed: ${String(error)}`}; ` +
-            `subscribing again in ${wait / 1000} s, then refetching (waits double up to 30 s; warned once per client)`,
-        );
-      }
-      timer = inBackground(scheduler).schedule(() => {
-        subscribe();
+    subscription = source$.subscribe({
+      next: () => {
+        wait = FIRST_MS;
         refetchUsage();
-      }, wait);
-      wait = Math.min(wait * 2, LAST_MS);
-    };
-    try {
-      const current = source.subscribe({
-        next: () => {
-          if (!subscribed) return;
-          wait = FIRST_MS;
-          refetchUsage();
-        },
-        error: (error: unknown) => end(error),
-        complete: () => end(undefined, true),
-      });
-      // A source that ended while subscribing has nothing left to hold.
-      if (subscribed) subscription = current;
-    } catch (error) {
-      end(error);
+      },
+      error: (error: unknown) => end(error),
+      complete: () => end(undefined, true),
+    });
+  };
+  const end = (error: unknown, completed?: boolean): void => {
+    if (__DEV__ && !warned) {
+      warned = true;
+      console.warn(
+        `unified-billing: the refetchOn({ when }) source ${completed ? 'completed' : `failed: ${String(error)}`}; ` +
+          `subscribing again in ${wait / 1000} s, then refetching (waits double up to 30 s; warned once per client)`,
+      );
     }
+    timer = inBackground(scheduler).schedule(() => {
+      subscribe();
+      refetchUsage();
+    }, wait);
+    wait = Math.min(wait * 2, LAST_MS);
   };
 
   subscribe();
   return () => {
-    stopped = true;
     timer?.unsubscribe();
     subscription?.unsubscribe();
   };
