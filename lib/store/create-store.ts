@@ -177,7 +177,6 @@ export function createStore(setup: StoreSetup): Client {
       context.balance.stop(disposedError());
       periodTimer?.unsubscribe();
       teardown.unsubscribe();
-      recovered?.stop();
       for (const hook of hooks) hook.dispose?.();
       for (const stream of [changes, status$, state$, action$]) stream.complete();
     },

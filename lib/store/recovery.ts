@@ -48,8 +48,8 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       return new Subscription(() => {
         wait.abort();
         release?.();
+        reports.complete();
       });
     },
-    stop: () => reports.complete(),
   };
 }
