@@ -1,10 +1,12 @@
 import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
-import { deadline, deferred } from '../shared/deadline';
+import { deadline } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
 import { newCall, type ConsumeCall, type ConsumeContext, type ConsumeStart } from './consume-call';
+
+export type { ConsumeContext } from './consume-call';
 
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
 export const unchargedResult = (state: BillingState, isBlacklisted = false): BillingConsumeResult => ({
@@ -13,64 +15,56 @@ export const unchargedResult = (state: BillingState, isBlacklisted = false): Bil
   isBlacklisted,
 });
 
-export type { ConsumeContext, ConsumeHooks, ConsumeQueue, ConsumeStart } from './consume-call';
-
 // Steps 5 to 7 of a consume, the one replay path too: journal the id, POST it, apply the answer as facts.
 async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalId: string): Promise<boolean> {
-  const { dispatch, now, nextRequestNumber } = context.store;
-  context.hooks.journal?.(externalId);
+  const { dispatch, now, nextRequestNumber } = context;
+  context.journal?.add(externalId);
   dispatch({ type: 'consume/sent', externalId });
-  call.unanswered = true;
+  call.post = 'sent';
   let seq = 0;
   const reply = await context.api.consume(externalId, {
     signal: call.signal,
     onSend: () => (seq = nextRequestNumber()),
   });
   if (reply.kind === 'blacklisted') {
-    call.result = unchargedResult(context.store.state(), true);
+    call.result = unchargedResult(context.state(), true);
     return false;
   }
-  call.unanswered = false;
   if (reply.kind === 'insufficient') {
+    call.post = 'refused';
     const backendCode = BACKEND_CODES.insufficient;
     call.error = new BillingError('insufficient_credits', 'Not enough credits', { backendCode });
     dispatch({ type: 'consume/insufficient', seq });
     return true;
   }
   const { freeRemaining, isCredit } = reply;
-  call.charged = true;
+  call.post = 'charged';
   call.result = { freeRemaining, isCredit, isBlacklisted: false };
   dispatch({ type: 'consume/charged', seq, now: now(), freeRemaining, isCredit });
   return isCredit;
 }
 
 /**
- * A consume, top to bottom, in the order of the spec: wait for its turn;
- * take the cross-tab lock if the local state does not make it free; decide;
- * make the id; journal it; POST; apply the answer (facts for the reducer);
- * release the lock; refresh the balance after a credit charge or a refusal;
- * settle the caller. Consumes run one at a time, in call order.
+ * Steps 2 to 10 of a consume, in the order of the spec, once its turn came
+ * (step 1): take the cross-tab lock if the local state does not make it free;
+ * decide; make the id; journal it; POST; apply the answer (facts for the
+ * reducer); release the lock; refresh the balance after a credit charge or a
+ * refusal; settle the caller. Never rejects.
  */
 async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<void> {
-  const { store, hooks, queue } = context;
   const { signal } = call;
-  // 1. Its turn.
-  const previous = queue.tail;
-  const turn = deferred();
-  queue.tail = turn.promise;
-  await previous;
-  const free = () => !call.replay && inFreePeriod(store.state(), store.now());
+  const free = () => !call.replay && inFreePeriod(context.state(), context.now());
   let refresh = false;
   let failure: unknown;
   try {
     if (signal.aborted) return;
     // 2. The lock, only when the local state would send a POST (under it, a feature may replay a dead tab's POST).
-    const release = hooks.consumeLock && !free() ? await hooks.consumeLock(signal) : undefined;
+    const release = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
     try {
       // 3. Decide (again under the lock: another tab's charge may have started a free period).
       if (signal.aborted) return;
       if (free()) {
-        call.result = unchargedResult(store.state());
+        call.result = unchargedResult(context.state());
         return;
       }
       // 4. The id, made only for a POST; 5 to 7 in sendConsume.
@@ -87,32 +81,31 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
   } finally {
     // 10. The caller.
     call.end(failure);
-    turn.resolve();
   }
 }
 
 /**
  * Starts one `consume()` that goes past the engine's free-period shortcut: its
  * call, settled once by whoever comes first (the consume, the caller's abort,
- * `dispose()`), then {@link runConsume}. Until the backend has answered, an
- * abort fails the call; after, the answer stands.
+ * `dispose()`), then {@link runConsume} in its turn. Until the backend has
+ * answered, an abort fails the call; after, the answer stands.
  */
 export function startConsume(context: ConsumeContext, start: ConsumeStart): Promise<BillingConsumeResult> {
   // Its own controller: nothing another consume does aborts this one (issue 17).
-  let call: ConsumeCall | undefined;
+  const call = newCall(context, start);
   return deadline(
-    (raceEnded) => {
-      call = newCall(context, start, raceEnded);
-      void runConsume(context, call);
+    () => {
+      // 1. Its turn: one at a time, in call order.
+      context.tail = context.tail.then(() => runConsume(context, call));
       return call.outcome;
     },
     {
       scheduler: context.scheduler,
       signal: start.signal,
       onAbort: () => {
-        call ??= newCall(context, start);
-        call.end(new BillingError('aborted', 'consume() was aborted'));
-        return call.value();
+        call.stop(new BillingError('aborted', 'consume() was aborted'));
+        if (call.result) return call.result;
+        throw call.error;
       },
     },
   );
@@ -126,25 +119,23 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
  * dispose before the answer reports nothing, and the id is the caller's to
  * send again.
  */
-export function replayUnderLock(
+export async function replayUnderLock(
   context: ConsumeContext,
   externalId: string,
   signal: AbortSignal,
   onOutcome: (outcome: ConsumeOutcome) => void,
 ): Promise<boolean> {
-  let hasAnswer = false;
-  // A result (charged, blacklisted) is an answer even when dispose() ends the call before this resumes.
-  const report = (outcome: ConsumeOutcome) => (hasAnswer || outcome.ok) && onOutcome(outcome);
+  // What the backend answered is reported: a result (charged, blacklisted), even when dispose() ended the call
+  // before this resumes, or a refusal.
+  const report = (outcome: ConsumeOutcome) =>
+    (outcome.ok || outcome.error.code === 'insufficient_credits') && onOutcome(outcome);
   const call = newCall(context, { externalId, onOutcome: report }, signal);
-  return sendConsume(context, call, externalId).then(
-    () => {
-      hasAnswer = true;
-      call.end();
-      return true;
-    },
-    (error: unknown) => {
-      call.end(error);
-      return false;
-    },
-  );
+  let failure: unknown;
+  try {
+    await sendConsume(context, call, externalId);
+  } catch (error) {
+    failure = error;
+  }
+  call.end(failure);
+  return failure === undefined;
 }

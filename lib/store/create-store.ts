@@ -1,5 +1,5 @@
 import { BehaviorSubject, Observable, Subject, Subscription } from 'rxjs';
-import { consumeSettled, type BillingAction } from '../core/actions';
+import { consumeSettled, type BillingAction, type ConsumeSettled } from '../core/actions';
 import { decide, inFreePeriod } from '../core/decide';
 import { preview } from '../core/preview';
 import { reduce } from '../core/reducer';
@@ -7,14 +7,14 @@ import { initialState, type BillingState } from '../core/state';
 import { toUsageInfo } from '../core/usage-view';
 import { sameUsage } from '../shared/quota-keys';
 import { restoreAction, toSnapshot } from '../core/snapshot';
-import { BillingError } from '../shared/errors';
+import { BillingError, invalid } from '../shared/errors';
+import { inBackground } from '../shared/scheduler';
 import type { BillingStatus } from '../shared/billing-status';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
 import type { BillingModule, Client, StoreSetup } from './billing-module';
 import { callOptionsError } from './call-options';
 import { startConsume, unchargedResult, type ConsumeContext } from './consume';
 import { eventsWithoutFeature } from './events-without-feature';
-import { freePeriodTimer } from './free-period-timer';
 import { flight } from './flight';
 import { firstHook } from './hooks';
 import { fetchBalance, fetchUsage } from './usage';
@@ -41,25 +41,26 @@ export function createStore(setup: StoreSetup): Client {
   // The reducer keeps the status the same object while nothing in it changed.
   const status$ = new BehaviorSubject<BillingStatus>(initialState.status);
   const teardown = new Subscription();
-  const journal = firstHook(hooks, 'journal');
   const recovered = firstHook(hooks, 'recovery')?.(hooks);
   const lock = firstHook(hooks, 'consumeLock');
   const observers = hooks.flatMap((hook) => hook.observe ?? []);
-  // What this client journaled: only that is cleared, another page's entries (a shared storage) are not ours.
-  const journaled = new Set<string>();
   const now = () => scheduler.now();
   let disposed = false;
   let shown: UsageInfo | null = null;
   let seq = 0;
   // A free-period answer kept while the free count it shows holds, so a burst allocates nothing.
-  let free: { result: BillingConsumeResult; promise: Promise<BillingConsumeResult>; action: BillingAction } | null =
-    null;
+  let free: { promise: Promise<BillingConsumeResult>; action: ConsumeSettled } | null = null;
 
-  const timer = freePeriodTimer(
-    scheduler,
-    () => state().freePeriodEnd,
-    (action) => dispatch(action),
-  );
+  // The one timer that ends the free period, aimed at the end the store holds: none while no period runs,
+  // and in Node it never keeps the process alive.
+  let periodTimer: Subscription | undefined;
+  const armPeriodEnd = (end: number | null) => {
+    periodTimer?.unsubscribe();
+    periodTimer =
+      end === null
+        ? undefined
+        : inBackground(scheduler).schedule(() => dispatch({ type: 'freePeriod/ended', end }), Math.max(0, end - now()));
+  };
 
   /** Applies a fact: the reducer, then the views, the observers (events), and the effects watching action$. */
   const dispatch = (action: BillingAction): void => {
@@ -67,7 +68,7 @@ export function createStore(setup: StoreSetup): Client {
     const before = state();
     const after = reduce(before, action);
     if (after !== before) {
-      if (after.freePeriodEnd !== before.freePeriodEnd) timer.arm(after.freePeriodEnd);
+      if (after.freePeriodEnd !== before.freePeriodEnd) armPeriodEnd(after.freePeriodEnd);
       state$.next(after);
       if (after.status !== before.status) status$.next(after.status);
       const usage = toUsageInfo(after, now());
@@ -80,25 +81,18 @@ export function createStore(setup: StoreSetup): Client {
 
   const context: ConsumeContext = {
     api: setup.api,
-    store: { dispatch, state, now, nextRequestNumber: () => ++seq },
+    dispatch,
+    state,
+    now,
+    nextRequestNumber: () => ++seq,
     scheduler,
-    hooks: {
-      consumeLock: lock && recovered && ((signal) => lock(signal, recovered.replay)),
-      journal:
-        journal &&
-        ((externalId) => {
-          journaled.add(externalId);
-          journal.add(externalId);
-        }),
-      forget: (externalId) => {
-        if (journaled.delete(externalId)) journal?.remove(externalId);
-      },
-    },
-    queue: { tail: Promise.resolve(), waiting: new Set() },
+    consumeLock: lock && recovered && ((signal) => lock(signal, recovered.replay)),
+    journal: firstHook(hooks, 'journal'),
+    tail: Promise.resolve(),
+    waiting: new Set(),
     balance: flight(scheduler, (controller) => fetchBalance(context, controller)),
     newId: setup.newId,
   };
-  const { waiting } = context.queue;
   const usage = flight(scheduler, (controller) => fetchUsage(context, controller));
 
   const assertNotDisposed = () => {
@@ -140,27 +134,21 @@ export function createStore(setup: StoreSetup): Client {
         dispatch(unsent(null, refused));
         return Promise.reject(refused);
       }
-      const externalId = options?.externalId;
-      const signal = options?.signal;
+      const { externalId, signal } = options ?? {};
       // A free period with nothing queued: answered at once, no request, no id, nothing built.
-      if (waiting.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
+      if (context.waiting.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
         return startConsume(context, { externalId, signal });
-      if (free?.result.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
+      if (free?.action.result?.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
         const result = Object.freeze(unchargedResult(state()));
-        free = { result, promise: Promise.resolve(result), action: unsent(result, null) };
+        free = { promise: Promise.resolve(result), action: unsent(result, null) };
       }
-      dispatch(externalId === undefined ? free.action : ({ ...free.action, externalId } as BillingAction));
+      dispatch(externalId === undefined ? free.action : { ...free.action, externalId });
       return free.promise;
     },
     refreshCredits: () => getBalance().then(noop),
     onChange(callback) {
       assertNotDisposed();
-      if (typeof callback !== 'function') {
-        throw new BillingError(
-          'invalid_argument',
-          __DEV__ ? `onChange needs a function, got ${typeof callback}` : 'invalid onChange',
-        );
-      }
+      if (typeof callback !== 'function') invalid(__DEV__ ? 'onChange needs a function' : 'invalid onChange', callback);
       const subscription = changes.subscribe((usage) => callback(usage));
       return () => subscription.unsubscribe();
     },
@@ -183,13 +171,12 @@ export function createStore(setup: StoreSetup): Client {
       if (disposed) return;
       // Pending calls settle first (an answered consume with its answer) and clear the journal,
       // synchronously; then the effects, the requests and the timers go.
-      waiting.forEach((stop) => stop(disposedError()));
+      context.waiting.forEach((stop) => stop(disposedError()));
       disposed = true;
       usage.stop(disposedError());
       context.balance.stop(disposedError());
-      timer.stop();
+      periodTimer?.unsubscribe();
       teardown.unsubscribe();
-      recovered?.stop();
       for (const hook of hooks) hook.dispose?.();
       for (const stream of [changes, status$, state$, action$]) stream.complete();
     },

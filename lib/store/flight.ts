@@ -42,45 +42,39 @@ export interface Flight<T> {
  * numbers, so an older request that answers last changes nothing.
  */
 export function flight<T>(scheduler: SchedulerLike, start: (controller: AbortController) => Promise<T>): Flight<T> {
-  // The newest request sent, while in flight; the one queued behind it; every one in flight.
+  // The newest request sent, while in flight; the one queued behind it; every one in flight somebody waits for.
   let current: Request<T> | null = null;
   let queued: Request<T> | null = null;
   const running = new Set<Request<T>>();
 
+  // Never joined again (it settled, or nobody waits for it any more); the queued one may go.
+  const drop = (request: Request<T>) => {
+    running.delete(request);
+    if (queued === request) queued = null;
+    if (current === request) current = null;
+    // The queued request goes as soon as nothing newer is in flight.
+    if (current === null && queued !== null) send(queued);
+  };
   const send = (request: Request<T>) => {
-    const { controller, answer } = request;
-    const settled = () => {
-      running.delete(request);
-      if (current === request) current = null;
-      sendQueued();
-    };
+    if (queued === request) queued = null;
     current = request;
     running.add(request);
-    const sent = start(controller);
+    const sent = start(request.controller);
     // Dropped before its callers resume, so a caller that calls again gets a new request.
+    const settled = () => drop(request);
     sent.then(settled, settled);
-    sent.then(answer.resolve, answer.reject);
+    sent.then(request.answer.resolve, request.answer.reject);
     return request;
   };
-  const dequeue = () => {
-    const request = queued;
-    queued = null;
-    return request;
-  };
-  // The queued request goes as soon as nothing newer is in flight.
-  const sendQueued = () => current === null && queued !== null && send(dequeue() as Request<T>);
   const make = (): Request<T> => ({ controller: new AbortController(), answer: deferred<T>(), callers: 0 });
   const pick = (fresh: JoinOptions['fresh']) =>
     fresh === 'now'
-      ? send(dequeue() ?? make())
+      ? send(queued ?? make())
       : (queued ?? (current === null ? send(make()) : fresh ? (queued = make()) : current));
-  // Nobody waits for it any more: never joined again, and the queued one may go.
   const leave = (request: Request<T>) => {
     if (--request.callers > 0) return;
-    if (queued === request) queued = null;
-    if (current === request) current = null;
     request.controller.abort();
-    sendQueued();
+    drop(request);
   };
 
   return {

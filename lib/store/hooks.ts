@@ -46,10 +46,11 @@ export interface Recovery {
   readonly recovered$: Observable<RecoveredConsume>;
   /** The consume lock's {@link Replay}: a consume another page left, sent while the lock is held, and reported. */
   readonly replay: Replay;
-  /** Holds the page lock, and replays what the journal names as left by a page that is gone. */
+  /**
+   * Holds the page lock, and replays what the journal names as left by a page that is gone. Unsubscribed
+   * on dispose, once every call was settled (and so reported): it also completes `recovered$`.
+   */
   start(context: ConsumeContext): Subscription;
-  /** On dispose, once every call was settled (and so reported): completes `recovered$`. */
-  stop(): void;
 }
 
 /** What one installed feature adds to the store; each part is absent by default. */

@@ -1,8 +1,7 @@
 import { ReplaySubject, Subscription } from 'rxjs';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { ConsumeOutcome } from '../shared/types';
-import { replayUnderLock, startConsume } from './consume';
-import type { ConsumeContext } from './consume-call';
+import { replayUnderLock, startConsume, type ConsumeContext } from './consume';
 import { firstHook, type Recovery, type StoreHooks } from './hooks';
 
 /**
@@ -24,9 +23,6 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
     listeners.forEach((listener) => listener(recovered));
     reports.next(recovered);
   };
-  // The start's replays yet to report: -1 until the journal said which.
-  let left = -1;
-  const startDone = () => left === 0 && !firstHook(hooks, 'consumeLock') && reports.complete();
   return {
     recovered$: reports.asObservable(),
     replay: (externalId, signal) =>
@@ -38,19 +34,22 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       // A journal that fails (a lock manager that throws or rejects) leaves nothing to replay.
       new Promise<readonly string[]>((resolve) => resolve(journal?.pending(wait.signal) ?? []))
         .catch(() => [])
-        .then((externalIds) => {
-          left = wait.signal.aborted ? 0 : externalIds.length;
-          startDone();
-          for (const externalId of left > 0 ? externalIds : []) {
-            const counted = () => ((left -= 1), startDone());
-            startConsume(consumeContext, { externalId, onOutcome: reporter(externalId) }).then(counted, counted);
-          }
+        .then((externalIds) =>
+          Promise.allSettled(
+            (wait.signal.aborted ? [] : externalIds).map((externalId) =>
+              startConsume(consumeContext, { externalId, onOutcome: reporter(externalId) }),
+            ),
+          ),
+        )
+        .then(() => {
+          // With a consume lock, a dead tab's POST may still turn up: then recovered$ completes on dispose().
+          if (!firstHook(hooks, 'consumeLock')) reports.complete();
         });
       return new Subscription(() => {
         wait.abort();
         release?.();
+        reports.complete();
       });
     },
-    stop: () => reports.complete(),
   };
 }

@@ -3,19 +3,14 @@ import type { BillingState } from '../core/state';
 import type { BillingError } from '../shared/errors';
 import type { BillingApi } from '../transport/billing-api';
 
-/** The store as its requests see it: the facts it takes, its state and its clock. */
-export interface StoreAccess {
+/** What a request of the store uses of its client: the transport, and the store's facts, state and clock. */
+export interface LoadContext {
+  readonly api: BillingApi;
   readonly dispatch: (action: BillingAction) => void;
   readonly state: () => BillingState;
   readonly now: () => number;
   /** The next request number, taken as an attempt goes out (a retry is newer than what was sent before it). */
   readonly nextRequestNumber: () => number;
-}
-
-/** What a request of the store uses of its client: the transport and the store. */
-export interface LoadContext {
-  readonly api: BillingApi;
-  readonly store: StoreAccess;
 }
 
 /**
@@ -24,8 +19,7 @@ export interface LoadContext {
  * aborted). The fact is dispatched before the callers hear of it, so each
  * reads the cache with the answer applied.
  */
-export async function fetchUsage({ api, store }: LoadContext, controller: AbortController) {
-  const { dispatch, now, nextRequestNumber } = store;
+export async function fetchUsage({ api, dispatch, now, nextRequestNumber }: LoadContext, controller: AbortController) {
   const { signal } = controller;
   let seq = 0;
   let balanceSeq = 0;
@@ -44,8 +38,7 @@ export async function fetchUsage({ api, store }: LoadContext, controller: AbortC
 }
 
 /** The balance request (`refreshCredits()`, `getBalance()`, the refresh after a charge or a refusal). */
-export async function fetchBalance({ api, store }: LoadContext, { signal }: AbortController) {
-  const { dispatch, nextRequestNumber } = store;
+export async function fetchBalance({ api, dispatch, nextRequestNumber }: LoadContext, { signal }: AbortController) {
   let seq = 0;
   try {
     const balance = await api.balance({ signal, onSend: () => (seq = nextRequestNumber()) });

@@ -38,11 +38,8 @@ export function freePeriodRemainingView(
               }, untilNext())
             : undefined;
       },
-      // The store completes on dispose: the ticking timer goes with it.
-      complete: () => {
-        ticking?.unsubscribe();
-        subscriber.complete();
-      },
+      // The store completes on dispose: the ticking timer goes with the teardown below.
+      complete: () => subscriber.complete(),
     });
     return () => {
       subscription.unsubscribe();
