@@ -1,7 +1,8 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Client } from './client-types';
 import { createStore } from '../store/create-store';
-import type { BillingFeature, FeatureParts, FeatureSetup } from '../features/feature';
+import type { BillingFeature, FeatureSetup } from '../features/feature';
+import type { StoreHooks } from '../store/hooks';
 import { resolveOptions, type ClientOptions } from './options';
 import { defaultFetch } from '../platform/default-fetch';
 import { randomId } from '../platform/random-id';
@@ -14,11 +15,11 @@ import { defaultRetryPolicy } from '../transport/retry-policy';
 // comes first, so it sees each action before another feature's effect answers it. Outside
 // createClient, so that its closures do not keep `setup` alive.
 const install = (features: ReadonlyArray<BillingFeature | undefined>, setup: FeatureSetup) =>
-  features.flatMap((feature): FeatureParts[] => (feature ? [feature.install(setup)] : []));
+  features.flatMap((feature): StoreHooks[] => (feature ? [feature.install(setup)] : []));
 
 // The transport is made before the store, so a feature that hears retries is told by the client;
 // with none, the transport gets no hook at all.
-const retryHook = (parts: readonly FeatureParts[]) => {
+const retryHook = (parts: readonly StoreHooks[]) => {
   const hooks = parts.flatMap((part) => part.onRetry ?? []);
   return hooks.length ? (retry: RetryNotice) => hooks.forEach((hook) => hook(retry)) : undefined;
 };
@@ -58,7 +59,6 @@ export function createClient(options: ClientOptions): Client {
     scope,
     scheduler,
     timeoutMs,
-    retries,
     wallNow,
     pageId: randomId(),
   });

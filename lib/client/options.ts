@@ -1,5 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
-import { checkFields, integer, invalid, type Rule } from '../shared/option-names';
+import { invalid } from '../shared/errors';
+import { checkFields, integer, type Rule } from '../shared/option-names';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
