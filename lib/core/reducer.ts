@@ -131,7 +131,7 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
     failed = call;
     error = failure;
   }
-  fetches = Math.max(fetches, 0);
+  // A usage answer always follows its own `usage/started` (store/usage.ts), so only `pending` is clamped.
   pending = Math.max(pending, 0);
   const folded: BillingStatus = { loaded: next.quota !== null, loading: fetches > 0, fetchedAt, pending, error };
   const same = (Object.keys(folded) as Array<keyof BillingStatus>).every((key) => folded[key] === status[key]);
