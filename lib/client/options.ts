@@ -84,11 +84,10 @@ export function resolveOptions(options: ClientOptions) {
       options.onEvent,
     );
   }
+  // In production the refetch rule refuses it, as `invalid refetch`.
   const refetch: unknown = options.refetch;
-  if (typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
-    invalid(
-      __DEV__ ? `refetch takes refetchOn() since 0.2.0: write refetch: ${refetchCall(refetch)}` : 'invalid refetch',
-    );
+  if (__DEV__ && typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
+    invalid(`refetch takes refetchOn() since 0.2.0: write refetch: ${refetchCall(refetch)}`);
   }
   checkFields(options, RULES, 'option');
   const { baseUrl, appKey } = options;
