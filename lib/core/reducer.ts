@@ -93,11 +93,10 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       pending++;
       break;
     case 'consume/charged':
-      next = withFree(state, action.seq, action.freeRemaining);
+      next = { ...withFree(state, action.seq, action.freeRemaining), freePeriodEnd: action.now + FREE_PERIOD_MS };
       // Lowered at once by the price, so the cache is right even if the
       // balance refresh that follows fails; a successful refresh replaces it.
       if (action.isCredit) next = withLedger(next, withCharge(next.ledger, action.seq));
-      next = { ...next, freePeriodEnd: action.now + FREE_PERIOD_MS };
       pending--;
       break;
     case 'consume/insufficient':
