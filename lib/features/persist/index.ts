@@ -24,12 +24,10 @@ import { SafeStorage } from './safe-storage';
 export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}): BillingFeature<'storage'> {
   const candidate = storage as Partial<Record<keyof StorageLike, unknown>> | null;
   if (!(['getItem', 'setItem', 'removeItem'] as const).every((m) => typeof candidate?.[m] === 'function')) {
-    invalid(
-      __DEV__ ? 'reloadSafe() needs a storage with getItem, setItem and removeItem' : 'invalid reloadSafe() storage',
-    );
+    invalid(__DEV__ ? 'reloadSafe() needs a storage with getItem, setItem and removeItem' : 'invalid storage');
   }
   if (options?.perTab !== undefined && typeof options.perTab !== 'boolean') {
-    invalid(__DEV__ ? 'reloadSafe() perTab must be a boolean' : 'invalid reloadSafe() perTab');
+    invalid(__DEV__ ? 'reloadSafe() perTab must be a boolean' : 'invalid perTab');
   }
   const locks = locksOf(options?.locks, 'reloadSafe()');
   return {
