@@ -1,27 +1,20 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Client } from './client-types';
 import { createStore } from '../store/create-store';
-import type { BillingFeature, FeatureParts, FeatureSetup } from '../features/feature';
+import type { BillingFeature, FeatureSetup } from '../features/feature';
+import { firstHook, type StoreHooks } from '../store/hooks';
 import { resolveOptions, type ClientOptions } from './options';
 import { defaultFetch } from '../platform/default-fetch';
 import { randomId } from '../platform/random-id';
 import { monotonicScheduler } from '../shared/scheduler';
 import { createBillingApi } from '../transport/billing-api';
-import type { RetryNotice } from '../transport/config';
 import { defaultRetryPolicy } from '../transport/retry-policy';
 
 // The opt-in features bring their own code; without them the store is exactly the core. DevTools
 // comes first, so it sees each action before another feature's effect answers it. Outside
 // createClient, so that its closures do not keep `setup` alive.
 const install = (features: ReadonlyArray<BillingFeature | undefined>, setup: FeatureSetup) =>
-  features.flatMap((feature): FeatureParts[] => (feature ? [feature.install(setup)] : []));
-
-// The transport is made before the store, so a feature that hears retries is told by the client;
-// with none, the transport gets no hook at all.
-const retryHook = (parts: readonly FeatureParts[]) => {
-  const hooks = parts.flatMap((part) => part.onRetry ?? []);
-  return hooks.length ? (retry: RetryNotice) => hooks.forEach((hook) => hook(retry)) : undefined;
-};
+  features.flatMap((feature): StoreHooks[] => (feature ? [feature.install(setup)] : []));
 
 // A clock all tabs and reloads share: the scheduler's own wall clock when it has one (a test seam
 // where the wall clock steps and the monotonic one does not), Date.now for the default scheduler,
@@ -58,7 +51,6 @@ export function createClient(options: ClientOptions): Client {
     scope,
     scheduler,
     timeoutMs,
-    retries,
     wallNow,
     pageId: randomId(),
   });
@@ -71,7 +63,8 @@ export function createClient(options: ClientOptions): Client {
       timeoutMs,
       policy: { ...defaultRetryPolicy, retries },
       onUnauthorized,
-      onRetry: retryHook(hooks),
+      // Made before the store, so a feature that hears retries (events) is wired here.
+      onRetry: firstHook(hooks, 'onRetry'),
     },
     appKey,
   );

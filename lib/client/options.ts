@@ -1,5 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
-import { checkFields, integer, invalid, type Rule } from '../shared/option-names';
+import { invalid } from '../shared/errors';
+import { checkFields, integer, type Rule } from '../shared/option-names';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
@@ -12,10 +13,8 @@ const isFunction = (value: unknown) => typeof value === 'function';
 // What a rule says is read in development only (shared/dev.ts).
 const FUNCTION: Rule = [isFunction, __DEV__ ? 'a function' : ''];
 // A feature carries the kind its factory stamped, which is the option's name.
-const madeBy = (factory: string): Rule => [
-  (value: { kind?: unknown; install?: unknown } | null, name) => value?.kind === name && isFunction(value.install),
-  __DEV__ ? `made by ${factory}` : '',
-];
+const isFeature = (value: { kind?: unknown; install?: unknown } | null, name: string) =>
+  value?.kind === name && isFunction(value.install);
 
 // Every option, checked when given (not undefined); its keys are also the valid names, so the
 // type keeps them in step with ClientOptions. The two required ones and `bootstrap` are checked
@@ -32,17 +31,17 @@ const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   ],
   timeoutMs: integer(1, 600_000),
   retries: integer(0, 10),
-  storage: madeBy('reloadSafe(storage)'),
-  sync: madeBy('tabSync()'),
+  storage: [isFeature, __DEV__ ? 'made by reloadSafe(storage)' : ''],
+  sync: [isFeature, __DEV__ ? 'made by tabSync()' : ''],
   scope: [
     (value: unknown) => typeof value === 'string' && value !== '' && value.length <= 200,
     __DEV__ ? 'a string of 1 to 200 characters' : '',
   ],
-  refetch: madeBy('refetchOn()'),
-  events: madeBy('billingEvents()'),
+  refetch: [isFeature, __DEV__ ? 'made by refetchOn()' : ''],
+  events: [isFeature, __DEV__ ? 'made by billingEvents()' : ''],
   onUnauthorized: FUNCTION,
   bootstrap: null,
-  devtools: madeBy('reduxDevtools()'),
+  devtools: [isFeature, __DEV__ ? 'made by reduxDevtools()' : ''],
 };
 
 // The refetchOn() call doing what a 0.1 refetch object asked, so that copying it changes nothing:
@@ -85,11 +84,10 @@ export function resolveOptions(options: ClientOptions) {
       options.onEvent,
     );
   }
+  // In production the refetch rule refuses it, as `invalid refetch`.
   const refetch: unknown = options.refetch;
-  if (typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
-    invalid(
-      __DEV__ ? `refetch takes refetchOn() since 0.2.0: write refetch: ${refetchCall(refetch)}` : 'invalid refetch',
-    );
+  if (__DEV__ && typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
+    invalid(`refetch takes refetchOn() since 0.2.0: write refetch: ${refetchCall(refetch)}`);
   }
   checkFields(options, RULES, 'option');
   const { baseUrl, appKey } = options;

@@ -2,11 +2,12 @@ import type { BillingCheckResult, BillingReason } from '../shared/types';
 import { FREE_PERIOD_MS, type BillingState } from './state';
 
 // Frozen singletons: `check()` allocates nothing on its hot path.
-const [FREE_PERIOD, FREE_COUNT, CREDITS, INSUFFICIENT] = (
-  ['free_period', 'free_count', 'credits', 'insufficient'] as const
-).map(
-  (reason: BillingReason) => Object.freeze({ canProceed: reason !== 'insufficient', reason }) as BillingCheckResult,
-);
+const verdict = (reason: BillingReason) =>
+  Object.freeze({ canProceed: reason !== 'insufficient', reason }) as BillingCheckResult;
+const FREE_PERIOD = verdict('free_period');
+const FREE_COUNT = verdict('free_count');
+const CREDITS = verdict('credits');
+const INSUFFICIENT = verdict('insufficient');
 
 /** Whether a free period is active at `now` (scheduler milliseconds). */
 export function inFreePeriod(state: BillingState, now: number): boolean {
@@ -19,17 +20,15 @@ export function inFreePeriod(state: BillingState, now: number): boolean {
  */
 export function decide(state: BillingState, now: number): BillingCheckResult {
   const quota = state.quota;
-  return (
-    inFreePeriod(state, now)
-      ? FREE_PERIOD
-      : quota === null
-        ? INSUFFICIENT
-        : quota.freeRemaining > 0
-          ? FREE_COUNT
-          : quota.creditsBalance >= quota.creditsPerUse
-            ? CREDITS
-            : INSUFFICIENT
-  ) as BillingCheckResult;
+  return inFreePeriod(state, now)
+    ? FREE_PERIOD
+    : quota === null
+      ? INSUFFICIENT
+      : quota.freeRemaining > 0
+        ? FREE_COUNT
+        : quota.creditsBalance >= quota.creditsPerUse
+          ? CREDITS
+          : INSUFFICIENT;
 }
 
 /** Whole seconds left in the free period, `ceil`, 0 when none is active. */

@@ -1,4 +1,3 @@
-import type { BillingError } from '../shared/errors';
 import type { BillingStatus } from '../shared/billing-status';
 import type { BillingAction } from './actions';
 import { withBalanceAnswer, withCharge } from './balance-ledger';
@@ -39,7 +38,7 @@ function loaded(state: BillingState, seq: number, balanceSeq: number, quota: Quo
 // more than one period nor go negative; the later end wins, so adopting never cuts a known period.
 function adopted(state: BillingState, now: number, remainingMs: number): BillingState {
   const end = now + Math.min(Math.max(remainingMs, 0), FREE_PERIOD_MS);
-  return end > now && !((state.freePeriodEnd ?? -Infinity) >= end) ? { ...state, freePeriodEnd: end } : state;
+  return end > now && (state.freePeriodEnd ?? -Infinity) < end ? { ...state, freePeriodEnd: end } : state;
 }
 
 /**
@@ -63,7 +62,7 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   let { fetchedAt, pending, error } = status;
   // The call that ended with this action, and how: its failure shows in the status until its next success.
   let call: BillingState['failed'] = null;
-  let failure: BillingError | null = null;
+  const failure = 'error' in action ? action.error : null;
   switch (action.type) {
     case 'usage/started':
       fetches++;
@@ -77,7 +76,6 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
     case 'usage/failed':
       fetches--;
       call = 'usage';
-      failure = action.error;
       break;
     case 'usage/bootstrapped':
       // Numbered 0: every answer of this client is newer.
@@ -90,17 +88,15 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       break;
     case 'balance/failed':
       call = 'refresh';
-      failure = action.error;
       break;
     case 'consume/sent':
       pending++;
       break;
     case 'consume/charged':
-      next = withFree(state, action.seq, action.freeRemaining);
+      next = { ...withFree(state, action.seq, action.freeRemaining), freePeriodEnd: action.now + FREE_PERIOD_MS };
       // Lowered at once by the price, so the cache is right even if the
       // balance refresh that follows fails; a successful refresh replaces it.
       if (action.isCredit) next = withLedger(next, withCharge(next.ledger, action.seq));
-      next = { ...next, freePeriodEnd: action.now + FREE_PERIOD_MS };
       pending--;
       break;
     case 'consume/insufficient':
@@ -110,10 +106,8 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       break;
     case 'consume/settled':
       if (action.unanswered) pending--;
-      if (action.unanswered || action.error?.code !== 'invalid_argument') {
-        call = 'consume';
-        failure = action.error;
-      }
+      // A bad argument refused before anything was sent ends no call of billing.
+      if (action.unanswered || action.error?.code !== 'invalid_argument') call = 'consume';
       break;
     case 'freePeriod/ended':
       // The timer is the authority: the period ends when its own timer fires,
@@ -127,11 +121,11 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   if (!failure || code === 'insufficient_credits') {
     // getUsage also fetches the balance, so its success clears a failed refresh too.
     if (call && (failed === call || (call === 'usage' && failed === 'refresh'))) failed = error = null;
-  } else if (code !== 'aborted' && code !== 'disposed') {
+  } else if (call && code !== 'aborted' && code !== 'disposed') {
     failed = call;
     error = failure;
   }
-  fetches = Math.max(fetches, 0);
+  // A usage answer always follows its own `usage/started` (store/usage.ts), so only `pending` is clamped.
   pending = Math.max(pending, 0);
   const folded: BillingStatus = { loaded: next.quota !== null, loading: fetches > 0, fetchedAt, pending, error };
   const same = (Object.keys(folded) as Array<keyof BillingStatus>).every((key) => folded[key] === status[key]);

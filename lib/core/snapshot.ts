@@ -58,16 +58,12 @@ export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
     const x = (usage as Record<string, unknown> | null | undefined)?.[name];
     return name === 'isEnabled' ? x !== !!x : !isCount(x);
   });
+  // The first field that fails its check.
   const field =
-    v !== 1
-      ? 'v'
-      : key
-        ? `usage.${key}`
-        : !isCount(fetchedAt)
-          ? 'fetchedAt'
-          : freePeriodEndsAt !== null && !isCount(freePeriodEndsAt)
-            ? 'freePeriodEndsAt'
-            : '';
+    (v !== 1 && 'v') ||
+    (key && `usage.${key}`) ||
+    (!isCount(fetchedAt) && 'fetchedAt') ||
+    (freePeriodEndsAt !== null && !isCount(freePeriodEndsAt) && 'freePeriodEndsAt');
   if (field) invalid(__DEV__ ? `bootstrap.${field} is not from billing.snapshot()` : `invalid bootstrap.${field}`);
   return value as BillingSnapshot;
 }

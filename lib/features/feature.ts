@@ -4,9 +4,6 @@ import type { StoreHooks } from '../store/hooks';
 // The store's hook types, named here for the features that build them.
 export type { ConsumeJournal, ConsumeLock, Replay } from '../store/hooks';
 
-/** What an installed feature gives the client: the store's hooks. */
-export type FeatureParts = StoreHooks;
-
 /**
  * The option each feature goes in, which is also its `kind`: one feature per
  * option, so two of a kind cannot be installed by mistake.
@@ -24,7 +21,6 @@ export interface FeatureSetup {
   readonly scope: string;
   readonly scheduler: SchedulerLike;
   readonly timeoutMs: number;
-  readonly retries: number;
   /**
    * Milliseconds on a clock all tabs and reloads of a browser share: the
    * scheduler's own `wallNow()` when it has one, `Date.now` for the default
@@ -55,5 +51,5 @@ export interface BillingFeature<Kind extends FeatureKind = FeatureKind> {
    * the hooks the client's store calls.
    * @internal
    */
-  install(setup: FeatureSetup): FeatureParts;
+  install(setup: FeatureSetup): StoreHooks;
 }

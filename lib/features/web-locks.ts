@@ -1,4 +1,4 @@
-import { BillingError } from '../shared/errors';
+import { invalid } from '../shared/errors';
 import { deferred } from '../shared/deadline';
 import type { LocksLike } from '../shared/feature-types';
 import type { StoreHooks } from '../store/hooks';
@@ -15,7 +15,7 @@ export function locksOf(given: LocksLike | null | undefined, factory: string): L
     return typeof platform?.request === 'function' ? platform : null;
   }
   if (given !== null && typeof given.request !== 'function') {
-    throw new BillingError('invalid_argument', `${factory} locks must be a lock manager (navigator.locks) or null`);
+    invalid(__DEV__ ? `${factory} locks must be a lock manager (navigator.locks) or null` : `invalid ${factory} locks`);
   }
   return given;
 }

@@ -13,8 +13,8 @@ export function randomId(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   // RFC 9562: version 4 in the high nibble of byte 6, variant 10xx in byte 8.
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   return Array.from(bytes, (byte) => (byte + 256).toString(16).slice(1))
     .join('')
     .replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');

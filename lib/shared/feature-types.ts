@@ -35,17 +35,9 @@ export interface LocksLike {
    */
   request<T>(
     name: string,
-    options: { signal?: AbortSignal; ifAvailable?: boolean; mode?: 'exclusive' | 'shared'; steal?: boolean },
+    options: { signal?: AbortSignal; ifAvailable?: boolean; mode?: 'exclusive' | 'shared' },
     callback: (lock: unknown) => Promise<T>,
   ): Promise<T>;
-  /**
-   * The locks held and asked for now. Optional: `tabSync` reads it only when a period's owner does not
-   * answer (frozen), and skips entries that are not `{ name: string }`.
-   */
-  query?(): Promise<{
-    readonly held?: ReadonlyArray<{ readonly name?: string }>;
-    readonly pending?: ReadonlyArray<{ readonly name?: string }>;
-  }>;
 }
 
 /**

@@ -1,8 +1,5 @@
 import { invalid } from './errors';
 
-// `invalid` lives in shared/errors.ts (core's snapshot check throws it too); re-exported for the client's files.
-export { invalid };
-
 // TypeScript catches a misspelled option; plain JavaScript and options built in
 // a variable do not, and a silently ignored `timeout` or `onfocus` looks like a
 // working client. So an unknown name is refused, with the nearest valid one.

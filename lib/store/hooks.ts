@@ -77,7 +77,10 @@ export interface StoreHooks {
   readonly onRecovered?: (recovered: RecoveredConsume) => void;
   /** Becomes `billing.events$`; without it, `events$` never emits and says so once in development. */
   readonly events$?: Observable<BillingEvent>;
-  /** The transport retries a request (the client wires it, as the transport is made before the store). */
+  /**
+   * The transport retries a request (the client wires it, as the transport is made before the store); the
+   * first feature that has one wins (the events feature is the one that does).
+   */
   readonly onRetry?: (retry: RetryNotice) => void;
   /** On `dispose()`, after the pending calls settled and the effects were cut. */
   readonly dispose?: () => void;

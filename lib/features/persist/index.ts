@@ -1,4 +1,4 @@
-import { BillingError } from '../../shared/errors';
+import { invalid } from '../../shared/errors';
 import type { BillingFeature } from '../feature';
 import type { ReloadSafeOptions, StorageLike } from '../../shared/feature-types';
 import { locksOf, recoveryHooks } from '../web-locks';
@@ -24,10 +24,10 @@ import { SafeStorage } from './safe-storage';
 export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}): BillingFeature<'storage'> {
   const candidate = storage as Partial<Record<keyof StorageLike, unknown>> | null;
   if (!(['getItem', 'setItem', 'removeItem'] as const).every((m) => typeof candidate?.[m] === 'function')) {
-    throw new BillingError('invalid_argument', 'reloadSafe() needs a storage with getItem, setItem and removeItem');
+    invalid(__DEV__ ? 'reloadSafe() needs a storage with getItem, setItem and removeItem' : 'invalid storage');
   }
   if (options?.perTab !== undefined && typeof options.perTab !== 'boolean') {
-    throw new BillingError('invalid_argument', 'reloadSafe() perTab must be a boolean');
+    invalid(__DEV__ ? 'reloadSafe() perTab must be a boolean' : 'invalid perTab');
   }
   const locks = locksOf(options?.locks, 'reloadSafe()');
   return {

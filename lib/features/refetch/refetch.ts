@@ -1,5 +1,6 @@
 import { Subscription, type SchedulerAction, type SchedulerLike, type Subscribable } from 'rxjs';
-import { checkFields, integer, invalid, type Rule } from '../../shared/option-names';
+import { invalid } from '../../shared/errors';
+import { checkFields, integer, type Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
 import { watchSource, WHEN_RULE } from './when-source';
 

@@ -3,11 +3,12 @@ import type { BillingAction } from '../../core/actions';
 import { inFreePeriod } from '../../core/decide';
 import { FREE_PERIOD_MS, type Quota } from '../../core/state';
 import type { Effect, StateSource } from '../../store/effect';
+import type { StoreHooks } from '../../store/hooks';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike } from '../../shared/feature-types';
 import { QUOTA_KEYS } from '../../shared/quota-keys';
 import { inBackground } from '../../shared/scheduler';
-import type { FeatureParts, FeatureSetup } from '../feature';
+import type { FeatureSetup } from '../feature';
 import { holdLock, lockFree, recoveryHooks } from '../web-locks';
 import { openChannel } from './channel';
 import { consumeLock, type BeforeDecide } from './consume-lock';
@@ -25,7 +26,7 @@ const ASK_MS = 500;
  * whoever asks. Under Web Locks a consume asks before deciding when the period lock is held by a
  * period it does not know, and first replays the POSTs of tabs that died (dead-posts.ts).
  */
-export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): FeatureParts {
+export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHooks {
   const { scheduler, wallNow, pageId, scope } = setup;
   const base = `unified-billing:${scope}`;
   const periodLock = `${base}:period`;
