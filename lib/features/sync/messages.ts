@@ -1,5 +1,5 @@
 import type { QuotaFields } from '../../shared/types';
-import { QUOTA_KEYS } from '../../shared/quota-keys';
+import { pickQuota, QUOTA_KEYS } from '../../shared/quota-keys';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 
 /**
@@ -48,7 +48,7 @@ export function parseMessage(data: unknown): SyncMessage | null {
   if (typeof m !== 'object' || m === null) return null;
   if (m.kind === 'changed') {
     const q = (m as { q?: unknown }).q;
-    return quotaFields(q) ? { kind: 'changed', q } : { kind: 'changed' };
+    return quotaFields(q) ? { kind: 'changed', q: pickQuota(q) } : { kind: 'changed' };
   }
   if (m.kind === 'ask') return { kind: 'ask' };
   if (m.kind === 'ended' && periodId(m.id)) return { kind: 'ended', id: m.id };

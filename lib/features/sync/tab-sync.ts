@@ -5,7 +5,7 @@ import { FREE_PERIOD_MS, type Quota } from '../../core/state';
 import type { Effect, StateSource } from '../../store/effect';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike } from '../../shared/feature-types';
-import { QUOTA_KEYS } from '../../shared/quota-keys';
+import { sameUsage } from '../../shared/quota-keys';
 import { inBackground } from '../../shared/scheduler';
 import type { FeatureParts, FeatureSetup } from '../feature';
 import { holdLock, lockFree, recoveryHooks } from '../web-locks';
@@ -14,8 +14,6 @@ import { consumeLock, type BeforeDecide } from './consume-lock';
 import { deadPosts } from './dead-posts';
 import { parseMessage, type SyncMessage } from './messages';
 
-const sameQuota = (a: Quota | null, b: Quota | null) =>
-  a === null || b === null ? a === b : QUOTA_KEYS.every((key) => a[key] === b[key]);
 // How long a tab waits for the owners of a running period to tell its time left: a live tab answers at once.
 const ASK_MS = 500;
 
@@ -69,7 +67,7 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
       // (coming back online together) do not fetch again for each other; an old sender sends no hint.
       const onChanged = (q: Quota | undefined) => {
         if (q === undefined) return refetch();
-        if (sameQuota(state$.value.quota, q)) return;
+        if (sameUsage(state$.value.quota, q)) return;
         if (state$.value.fetches > 0) toldQuota = q;
         else refetch();
       };
@@ -125,13 +123,13 @@ export function installTabSync(setup: FeatureSetup, locks: LocksLike | null): Fe
         if (action.type === 'consume/charged') startPeriod();
         const landed = action.type === 'usage/loaded' || action.type === 'usage/failed';
         if (landed && toldQuota !== null && state$.value.fetches === 0) {
-          if (!sameQuota(quota, toldQuota)) refetch();
+          if (!sameUsage(quota, toldQuota)) refetch();
           toldQuota = null;
         }
         // A fetch this tab made because of a change message tells nobody: the message already did.
         const refetchAnswer = pendingRefetches > 0 && action.type === 'usage/loaded';
         const consumeAnswer = action.type === 'consume/charged' || action.type === 'consume/insufficient';
-        if (consumeAnswer || (!refetchAnswer && !sameQuota(before, quota))) {
+        if (consumeAnswer || (!refetchAnswer && !sameUsage(before, quota))) {
           post({ kind: 'changed', ...(quota && { q: quota }) });
         }
         dead?.onAction(action);
