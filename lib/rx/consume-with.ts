@@ -2,14 +2,6 @@ import { catchError, defer, map, mergeMap, of, type OperatorFunction } from 'rxj
 import { BillingError, isBillingError } from '../shared/errors';
 import type { BillingConsumeResult, ConsumeOptions, ConsumeOutcome } from '../shared/types';
 
-function optionsFailure(error: unknown): BillingError {
-  const kind = error instanceof Error ? error.name : typeof error;
-  // The thrown value is the app's own; it stays reachable as `cause` for debugging.
-  return new BillingError('invalid_argument', `consumeWith: optionsFor threw (${kind}); nothing was consumed`, {
-    cause: error,
-  });
-}
-
 /**
  * Pipes UI events into consumes. Each event is one `consume()`; the client
  * processes them one at a time, so a burst of clicks is one charge and the
@@ -36,8 +28,14 @@ export function consumeWith<T>(
         let options: ConsumeOptions | undefined;
         try {
           options = optionsFor?.(event);
-        } catch (error) {
-          return of<ConsumeOutcome>({ ok: false, error: optionsFailure(error) });
+        } catch (thrown) {
+          const kind = thrown instanceof Error ? thrown.name : typeof thrown;
+          // The thrown value is the app's own; it stays reachable as `cause` for debugging.
+          const message = `consumeWith: optionsFor threw (${kind}); nothing was consumed`;
+          return of<ConsumeOutcome>({
+            ok: false,
+            error: new BillingError('invalid_argument', message, { cause: thrown }),
+          });
         }
         return defer(() => billing.consume(options)).pipe(
           map((result): ConsumeOutcome => ({ ok: true, result })),

@@ -1,4 +1,4 @@
-import type { QuotaFields, UsageInfo } from './types';
+import type { QuotaFields } from './types';
 
 /** The quota fields, in one list: what the cache compares and the views show. */
 export const QUOTA_KEYS = [
@@ -18,8 +18,14 @@ export function pickQuota(quota: QuotaFields): QuotaFields {
 
 // Here rather than in core: the React bindings compare their snapshots the same way, and a
 // sub-entry reaches no deeper than shared/ (the direction rule of the layers).
-/** Equal for `onChange` purposes: every field but the ticking `freePeriodRemaining`. */
-export function sameUsage(a: UsageInfo | null, b: UsageInfo | null): boolean {
+/** A usage, or a quota (which has no `inFreePeriod`): what `sameUsage` compares. */
+type Compared = QuotaFields & { readonly inFreePeriod?: boolean };
+
+/**
+ * Equal for `onChange` purposes: every field but the ticking `freePeriodRemaining`. Tabs compare
+ * their quotas with it too, by their quota fields only.
+ */
+export function sameUsage(a: Compared | null, b: Compared | null): boolean {
   if (a === null || b === null) return a === b;
   return a.inFreePeriod === b.inFreePeriod && QUOTA_KEYS.every((key) => a[key] === b[key]);
 }

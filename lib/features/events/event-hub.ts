@@ -1,28 +1,15 @@
-import { Subject, type Observable } from 'rxjs';
+import { Subject } from 'rxjs';
 import type { BillingEvent } from '../../shared/billing-event';
 
 /**
- * Where the events feature sends {@link BillingEvent}s: to `onEvent`, then
- * to the subscribers of `events$`.
+ * The event hub of one client: `emit` delivers an event to `onEvent`, then to the subscribers of
+ * `events$` (hot, no replay); `active()` says whether anyone listens (if not, the engine builds no
+ * events); `complete()` ends delivery on `dispose()`. A throwing `onEvent` is reported once on
+ * `console.error` (by the event's type and error code only) and never breaks billing; a throwing
+ * `events$` subscriber goes to RxJS's unhandled-error path like any subscriber's, and the others
+ * still get the event.
  */
-export interface EventHub {
-  /** Delivers one event; never throws, whatever a listener does. */
-  emit(event: BillingEvent): void;
-  /** Every event from now on, hot (no replay); completes with {@link EventHub.complete}. */
-  readonly events$: Observable<BillingEvent>;
-  /** Whether anyone listens: when false the engine need not build events at all. */
-  active(): boolean;
-  /** Ends delivery (on `dispose()`): `events$` completes, later emits do nothing. */
-  complete(): void;
-}
-
-/**
- * The event hub of one client. A throwing `onEvent` is reported once on
- * `console.error` (by the event's type and error code only) and never breaks
- * billing; a throwing `events$` subscriber goes to RxJS's unhandled-error
- * path like any subscriber's, and the others still get the event.
- */
-export function createEventHub(onEvent?: (event: BillingEvent) => void): EventHub {
+export function createEventHub(onEvent?: (event: BillingEvent) => void) {
   const subject = new Subject<BillingEvent>();
   let reported = false;
   let done = false;
@@ -30,7 +17,7 @@ export function createEventHub(onEvent?: (event: BillingEvent) => void): EventHu
   return {
     events$: subject.asObservable(),
     active: () => !done && (onEvent !== undefined || subject.observed),
-    emit(event) {
+    emit(event: BillingEvent): void {
       if (done) return;
       // One object goes to every listener: frozen, so none can change it for the next.
       Object.freeze(event);

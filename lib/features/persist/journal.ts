@@ -5,7 +5,7 @@ import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 import type { SafeStorage } from './safe-storage';
 
 /** Entries older than this are dropped unreplayed: the user has long moved on. */
-export const JOURNAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const JOURNAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** A consume sent and not yet told to its caller: its id, the page that sent it, and when (wall clock). */
 type Entry = { readonly id: string; readonly owner: string; readonly at: number };

@@ -31,10 +31,7 @@ export interface RefetchOptions {
   readonly when?: Subscribable<unknown>;
 }
 
-interface Listenable {
-  addEventListener(type: string, listener: () => void): void;
-  removeEventListener(type: string, listener: () => void): void;
-}
+type Listenable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 
 /**
  * The part of the browser refetch listens to: the globals by default (none in Node).

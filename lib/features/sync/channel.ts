@@ -25,11 +25,9 @@ export function openChannel(name: string, onMessage: (data: unknown) => void) {
   // A Node script must end after its last line: the channel alone keeps nothing alive.
   (channel as { unref?: () => void }).unref?.();
   channel.onmessage = ({ data }: MessageEvent) => onMessage(data);
+  // The platform's close() never throws, may be called again, and leaves no message to be heard after it.
   const close = () => {
-    if (channel === null) return;
-    channel.onmessage = null;
-    // The platform's close() never throws (it only marks the channel closed).
-    channel.close();
+    channel?.close();
     channel = null;
   };
   // Posting never throws: it says whether the message went out (false once the channel failed or closed).

@@ -1,5 +1,5 @@
 import type { QuotaFields } from '../../shared/types';
-import { QUOTA_KEYS } from '../../shared/quota-keys';
+import { pickQuota, QUOTA_KEYS } from '../../shared/quota-keys';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 
 /**
@@ -32,24 +32,18 @@ const pageId = (v: unknown): v is string => periodId(v) && v !== '';
 const externalId = (v: unknown): v is string =>
   typeof v === 'string' && v.length > 0 && v.length <= MAX_EXTERNAL_ID_LENGTH;
 
-// A malformed hint is no hint: the message then fetches, as one without it does.
+// A malformed hint is no hint: the message then fetches, as one without it does. A primitive has none of
+// the fields, so only null and undefined need the `?.`.
 function quotaFields(v: unknown): v is QuotaFields {
-  const q = v as Partial<Record<keyof QuotaFields, unknown>> | null;
-  return (
-    typeof q === 'object' &&
-    q !== null &&
-    QUOTA_KEYS.every((k) => (k === 'isEnabled' ? typeof q[k] === 'boolean' : finite(q[k])))
-  );
+  const q = v as Partial<Record<keyof QuotaFields, unknown>> | null | undefined;
+  return QUOTA_KEYS.every((k) => (k === 'isEnabled' ? typeof q?.[k] === 'boolean' : finite(q?.[k])));
 }
 
 /** Another page of the origin may send anything: only well-formed messages count. */
 export function parseMessage(data: unknown): SyncMessage | null {
-  const m = data as Partial<Record<'kind' | 'id' | 'left' | 'at' | 'page', unknown>> | null;
-  if (typeof m !== 'object' || m === null) return null;
-  if (m.kind === 'changed') {
-    const q = (m as { q?: unknown }).q;
-    return quotaFields(q) ? { kind: 'changed', q } : { kind: 'changed' };
-  }
+  // A primitive has no `kind`, so it is no message, as null is.
+  const m = (data ?? {}) as Partial<Record<'kind' | 'id' | 'left' | 'at' | 'page' | 'q', unknown>>;
+  if (m.kind === 'changed') return quotaFields(m.q) ? { kind: 'changed', q: pickQuota(m.q) } : { kind: 'changed' };
   if (m.kind === 'ask') return { kind: 'ask' };
   if (m.kind === 'ended' && periodId(m.id)) return { kind: 'ended', id: m.id };
   if (m.kind === 'period' && periodId(m.id) && finite(m.left) && finite(m.at)) {
