@@ -1,6 +1,5 @@
 import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
-import { deadline } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
@@ -91,24 +90,10 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
  * answered, an abort fails the call; after, the answer stands.
  */
 export function startConsume(context: ConsumeContext, start: ConsumeStart): Promise<BillingConsumeResult> {
-  // Its own controller: nothing another consume does aborts this one (issue 17).
   const call = newCall(context, start);
-  return deadline(
-    () => {
-      // 1. Its turn: one at a time, in call order.
-      context.tail = context.tail.then(() => runConsume(context, call));
-      return call.outcome;
-    },
-    {
-      scheduler: context.scheduler,
-      signal: start.signal,
-      onAbort: () => {
-        call.stop(new BillingError('aborted', 'consume() was aborted'));
-        if (call.result) return call.result;
-        throw call.error;
-      },
-    },
-  );
+  // 1. Its turn: one at a time, in call order.
+  context.tail = context.tail.then(() => runConsume(context, call));
+  return call.outcome;
 }
 
 /**
