@@ -56,11 +56,12 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
   let refresh = false;
   let failure: unknown;
   try {
-    if (signal.aborted) return;
     // 2. The lock, only when the local state would send a POST (under it, a feature may replay a dead tab's POST).
+    // A call stopped before its turn (its signal aborted) is refused it at once.
     const release = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
     try {
-      // 3. Decide (again under the lock: another tab's charge may have started a free period).
+      // 3. Decide (again under the lock: another tab's charge may have started a free period); a call stopped
+      // meanwhile sends nothing.
       if (signal.aborted) return;
       if (free()) {
         call.result = unchargedResult(context.state());
