@@ -46,7 +46,8 @@ export function attempt<T>(
           // Timed out or aborted while waiting: this attempt is over, nothing is sent.
           if (stopped.aborted) throw abortedError();
         }
-        // What it gives, a record or a Headers may change between attempts, so it is checked each time.
+        // The option or what its function gave: a record or a Headers may change between attempts, so it is
+        // checked each time.
         headers = checkedHeaders(value);
         // A fresh object per attempt: a fetch may keep or change what it is given.
         const sending: Record<string, string> = { accept: JSON_TYPE, ...headers };
