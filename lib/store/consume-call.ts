@@ -39,7 +39,7 @@ export interface ConsumeCall {
    * refused (20101); charged: from then on the call can only succeed.
    */
   post: 'none' | 'sent' | 'refused' | 'charged';
-  /** What the backend answered: a result, or a refusal. */
+  /** What the backend answered, a result or a refusal; once ended, the error the caller got. */
   result?: BillingConsumeResult;
   error?: BillingError;
   /** Settles the caller once: with what the backend answered, else with `failure` (an abort, `dispose()`). */
@@ -49,12 +49,9 @@ export interface ConsumeCall {
   readonly outcome: Promise<BillingConsumeResult>;
 }
 
-// A call, registered so that dispose() stops it, and the caller's abort; its work stops too when `follow` aborts.
+// A call, registered so that dispose() stops it; its work stops too when `follow` aborts.
 export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: AbortSignal): ConsumeCall {
-  // Its own controller: nothing another consume does aborts this one (issue 17).
   const controller = new AbortController();
-  const { signal } = start;
-  const aborted = () => call.stop(new BillingError('aborted', 'consume() was aborted'));
   const outcome = deferred<BillingConsumeResult>();
   // Not every call awaits it (one aborted before its turn, a replay under the lock): no unhandled rejection.
   outcome.promise.catch(() => undefined);
@@ -66,7 +63,6 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
     outcome: outcome.promise,
     end(failure) {
       if (!context.waiting.delete(call.stop)) return;
-      signal?.removeEventListener('abort', aborted);
       const { result = null, externalId, post } = call;
       let error: BillingError | null = null;
       if (!result) {
@@ -77,6 +73,7 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
             : new BillingError('network', __DEV__ ? 'Unexpected failure of consume' : 'consume failed');
         // The one place a consume's error gets its externalId.
         if (externalId !== undefined && error.externalId === undefined) error = error.withExternalId(externalId);
+        call.error = error;
       }
       const charged = post === 'charged';
       context.dispatch(
@@ -95,8 +92,6 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
     },
   };
   context.waiting.add(call.stop);
-  if (signal?.aborted) aborted();
-  else signal?.addEventListener('abort', aborted, { once: true });
   follow?.addEventListener('abort', () => controller.abort(), { once: true });
   return call;
 }

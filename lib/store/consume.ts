@@ -1,5 +1,6 @@
 import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
+import { deadline } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
@@ -91,10 +92,23 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
  * answered, an abort fails the call; after, the answer stands.
  */
 export function startConsume(context: ConsumeContext, start: ConsumeStart): Promise<BillingConsumeResult> {
+  // Its own controller: nothing another consume does aborts this one (issue 17).
   const call = newCall(context, start);
-  // 1. Its turn: one at a time, in call order.
-  context.tail = context.tail.then(() => runConsume(context, call));
-  return call.outcome;
+  return deadline(
+    () => {
+      // 1. Its turn: one at a time, in call order.
+      context.tail = context.tail.then(() => runConsume(context, call));
+      return call.outcome;
+    },
+    {
+      signal: start.signal,
+      onAbort: () => {
+        call.stop(new BillingError('aborted', 'consume() was aborted'));
+        if (call.result) return call.result;
+        throw call.error;
+      },
+    },
+  );
 }
 
 /**
