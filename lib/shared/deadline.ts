@@ -22,11 +22,13 @@ export type DeadlineOptions<T> = {
   readonly onTimeout?: () => T;
   /** What the race settles with on an abort: return a value, or throw to reject. */
   readonly onAbort?: () => T;
-} & (
-  | { readonly scheduler?: undefined; readonly ms?: undefined }
-  /** `ms` on `scheduler` (the client's, or its background twin) before the race ends with `onTimeout()`. */
-  | { readonly scheduler: SchedulerLike; readonly ms?: number }
-);
+} &
+  // The timer, only where one is asked for: `ms` on `scheduler` (the client's, or its background twin),
+  // then the race ends with `onTimeout()`.
+  (
+    | { readonly scheduler: SchedulerLike; readonly ms?: number }
+    | { readonly scheduler?: undefined; readonly ms?: undefined }
+  );
 
 /**
  * Runs `work` until the first of: it settles, `ms` pass on the scheduler, or
