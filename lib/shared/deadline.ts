@@ -20,8 +20,8 @@ export type DeadlineOptions<T> = {
   readonly signal?: AbortSignal | undefined;
   /** What the race settles with when time is up: return a value, or throw to reject. */
   readonly onTimeout?: () => T;
-  /** What the race settles with on an abort: return a value, or throw to reject. */
-  readonly onAbort?: () => T;
+  /** What the race settles with on an abort: return a value (or a promise of one), or throw to reject. */
+  readonly onAbort?: () => T | PromiseLike<T>;
 } &
   // The timer, only where one is asked for: `ms` on `scheduler` (the client's, or its background twin),
   // then the race ends with `onTimeout()`.

@@ -39,7 +39,7 @@ export interface ConsumeCall {
    * refused (20101); charged: from then on the call can only succeed.
    */
   post: 'none' | 'sent' | 'refused' | 'charged';
-  /** What the backend answered, a result or a refusal; once ended, the error the caller got. */
+  /** What the backend answered: a result, or a refusal. */
   result?: BillingConsumeResult;
   error?: BillingError;
   /** Settles the caller once: with what the backend answered, else with `failure` (an abort, `dispose()`). */
@@ -73,7 +73,6 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
             : new BillingError('network', __DEV__ ? 'Unexpected failure of consume' : 'consume failed');
         // The one place a consume's error gets its externalId.
         if (externalId !== undefined && error.externalId === undefined) error = error.withExternalId(externalId);
-        call.error = error;
       }
       const charged = post === 'charged';
       context.dispatch(

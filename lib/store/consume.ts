@@ -58,7 +58,7 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
   let failure: unknown;
   try {
     // 2. The lock, only when the local state would send a POST (under it, a feature may replay a dead tab's POST).
-    // A call stopped before its turn (its signal aborted) is refused it at once.
+    // A call stopped before its turn waits for nothing: the lock refuses an aborted signal at once.
     const release = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
     try {
       // 3. Decide (again under the lock: another tab's charge may have started a free period); a call stopped
@@ -104,8 +104,7 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
       signal: start.signal,
       onAbort: () => {
         call.stop(new BillingError('aborted', 'consume() was aborted'));
-        if (call.result) return call.result;
-        throw call.error;
+        return call.outcome;
       },
     },
   );
