@@ -53,7 +53,7 @@ export interface ConsumeCall {
 export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: AbortSignal): ConsumeCall {
   const controller = new AbortController();
   const outcome = deferred<BillingConsumeResult>();
-  // Not every call awaits it (one aborted before its turn, a replay under the lock): no unhandled rejection.
+  // A replay under the lock never awaits it: no unhandled rejection.
   outcome.promise.catch(() => undefined);
   const call: ConsumeCall = {
     externalId: start.externalId,
