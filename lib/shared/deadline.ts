@@ -15,18 +15,20 @@ export function deferred<T = void>(): Deferred<T> {
 }
 
 /** How long `deadline()` lets its work run, and what it ends with otherwise. */
-export interface DeadlineOptions<T> {
-  /** The clock of the timer: the client's scheduler (or its background twin). */
-  readonly scheduler: SchedulerLike;
-  /** Milliseconds on `scheduler` before the race ends with `onTimeout()`; none when omitted. */
-  readonly ms?: number | undefined;
+export type DeadlineOptions<T> = {
   /** The caller's signal: an abort ends the race with `onAbort()`. */
   readonly signal?: AbortSignal | undefined;
   /** What the race settles with when time is up: return a value, or throw to reject. */
   readonly onTimeout?: () => T;
-  /** What the race settles with on an abort: return a value, or throw to reject. */
-  readonly onAbort?: () => T;
-}
+  /** What the race settles with on an abort: return a value (or a promise of one), or throw to reject. */
+  readonly onAbort?: () => T | PromiseLike<T>;
+} &
+  // The timer, only where one is asked for: `ms` on `scheduler` (the client's, or its background twin),
+  // then the race ends with `onTimeout()`.
+  (
+    | { readonly scheduler: SchedulerLike; readonly ms?: number }
+    | { readonly scheduler?: undefined; readonly ms?: undefined }
+  );
 
 /**
  * Runs `work` until the first of: it settles, `ms` pass on the scheduler, or
@@ -46,7 +48,7 @@ export interface DeadlineOptions<T> {
  * ```
  */
 export function deadline<T>(work: (raceEnded: AbortSignal) => Promise<T>, options: DeadlineOptions<T>): Promise<T> {
-  const { scheduler, ms, signal, onTimeout, onAbort } = options;
+  const { signal, onTimeout, onAbort } = options;
   const raceEnded = new AbortController();
   return new Promise<T>((resolve, reject) => {
     let settled = false;
@@ -66,7 +68,8 @@ export function deadline<T>(work: (raceEnded: AbortSignal) => Promise<T>, option
     const aborted = () => finish(onAbort ?? (() => undefined as T), true);
     if (signal?.aborted) return aborted();
     signal?.addEventListener('abort', aborted, { once: true });
-    if (ms !== undefined) timer = scheduler.schedule(() => finish(onTimeout ?? (() => undefined as T), true), ms);
+    if (options.ms !== undefined)
+      timer = options.scheduler.schedule(() => finish(onTimeout ?? (() => undefined as T), true), options.ms);
     // A work that throws at once ends the race as one that rejects.
     new Promise<T>((started) => started(work(raceEnded.signal))).then(
       (value) => finish(() => value, false),

@@ -27,15 +27,13 @@ export function callOptionsError(options: unknown, call: 'consume' | 'getUsage')
     );
   }
   if (call === 'getUsage' || externalId === undefined) return null;
-  if (typeof externalId !== 'string') {
-    return bad(__DEV__ ? `externalId must be a string, got ${typeof externalId}` : 'invalid externalId');
-  }
-  const { length } = externalId;
-  return length && length <= MAX_EXTERNAL_ID_LENGTH
-    ? null
-    : bad(
-        __DEV__
-          ? `externalId must have 1 to ${MAX_EXTERNAL_ID_LENGTH} characters, got ${length}`
-          : 'invalid externalId',
-      );
+  if (typeof externalId === 'string' && externalId.length > 0 && externalId.length <= MAX_EXTERNAL_ID_LENGTH)
+    return null;
+  return bad(
+    __DEV__
+      ? typeof externalId === 'string'
+        ? `externalId must have 1 to ${MAX_EXTERNAL_ID_LENGTH} characters, got ${externalId.length}`
+        : `externalId must be a string, got ${typeof externalId}`
+      : 'invalid externalId',
+  );
 }

@@ -1,4 +1,3 @@
-import type { SchedulerLike } from 'rxjs';
 import { consumeSettled } from '../core/actions';
 import { deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
@@ -8,7 +7,6 @@ import type { LoadContext } from './usage';
 
 /** What a consume uses of its client: the transport and the store (`LoadContext`), and these. */
 export interface ConsumeContext extends LoadContext {
-  readonly scheduler: SchedulerLike;
   /** The cross-tab consume lock (tab sync), given the one replay path (`Recovery.replay`). */
   readonly consumeLock: ((signal: AbortSignal) => Promise<() => void>) | undefined;
   /** The reload journal (`ConsumeJournal`): an entry from before a POST until its caller has the outcome. */
@@ -41,7 +39,7 @@ export interface ConsumeCall {
    * refused (20101); charged: from then on the call can only succeed.
    */
   post: 'none' | 'sent' | 'refused' | 'charged';
-  /** What the backend answered, a result or a refusal; once ended, the error the caller got. */
+  /** What the backend answered: a result, or a refusal. */
   result?: BillingConsumeResult;
   error?: BillingError;
   /** Settles the caller once: with what the backend answered, else with `failure` (an abort, `dispose()`). */
@@ -55,7 +53,7 @@ export interface ConsumeCall {
 export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: AbortSignal): ConsumeCall {
   const controller = new AbortController();
   const outcome = deferred<BillingConsumeResult>();
-  // Not every call awaits it (one aborted before its turn, a replay under the lock): no unhandled rejection.
+  // A replay under the lock never awaits it: no unhandled rejection.
   outcome.promise.catch(() => undefined);
   const call: ConsumeCall = {
     externalId: start.externalId,
@@ -75,7 +73,6 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
             : new BillingError('network', __DEV__ ? 'Unexpected failure of consume' : 'consume failed');
         // The one place a consume's error gets its externalId.
         if (externalId !== undefined && error.externalId === undefined) error = error.withExternalId(externalId);
-        call.error = error;
       }
       const charged = post === 'charged';
       context.dispatch(

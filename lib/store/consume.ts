@@ -57,11 +57,12 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
   let refresh = false;
   let failure: unknown;
   try {
-    if (signal.aborted) return;
     // 2. The lock, only when the local state would send a POST (under it, a feature may replay a dead tab's POST).
+    // A call stopped before its turn waits for nothing: the lock refuses an aborted signal at once.
     const release = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
     try {
-      // 3. Decide (again under the lock: another tab's charge may have started a free period).
+      // 3. Decide (again under the lock: another tab's charge may have started a free period); a call stopped
+      // meanwhile sends nothing.
       if (signal.aborted) return;
       if (free()) {
         call.result = unchargedResult(context.state());
@@ -100,12 +101,10 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
       return call.outcome;
     },
     {
-      scheduler: context.scheduler,
       signal: start.signal,
       onAbort: () => {
         call.stop(new BillingError('aborted', 'consume() was aborted'));
-        if (call.result) return call.result;
-        throw call.error;
+        return call.outcome;
       },
     },
   );

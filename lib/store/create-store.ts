@@ -85,15 +85,14 @@ export function createStore(setup: StoreSetup): Client {
     state,
     now,
     nextRequestNumber: () => ++seq,
-    scheduler,
     consumeLock: lock && recovered && ((signal) => lock(signal, recovered.replay)),
     journal: firstHook(hooks, 'journal'),
     tail: Promise.resolve(),
     waiting: new Set(),
-    balance: flight(scheduler, (controller) => fetchBalance(context, controller)),
+    balance: flight((controller) => fetchBalance(context, controller)),
     newId: setup.newId,
   };
-  const usage = flight(scheduler, (controller) => fetchUsage(context, controller));
+  const usage = flight((controller) => fetchUsage(context, controller));
 
   const assertNotDisposed = () => {
     if (disposed) throw disposedError();

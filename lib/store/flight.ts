@@ -1,4 +1,3 @@
-import type { SchedulerLike } from 'rxjs';
 import { deadline, deferred, type Deferred } from '../shared/deadline';
 import { abortedError } from '../shared/errors';
 
@@ -41,7 +40,7 @@ export interface Flight<T> {
  * that could leave it left. Answers are ordered by the store's request
  * numbers, so an older request that answers last changes nothing.
  */
-export function flight<T>(scheduler: SchedulerLike, start: (controller: AbortController) => Promise<T>): Flight<T> {
+export function flight<T>(start: (controller: AbortController) => Promise<T>): Flight<T> {
   // The newest request sent, while in flight; the one queued behind it; every one in flight somebody waits for.
   let current: Request<T> | null = null;
   let queued: Request<T> | null = null;
@@ -84,7 +83,6 @@ export function flight<T>(scheduler: SchedulerLike, start: (controller: AbortCon
       request.callers = signal ? request.callers + 1 : Infinity;
       // The request hears of an abort first, so what it ends is applied by the time the caller resumes.
       return deadline(() => request.answer.promise, {
-        scheduler,
         signal,
         onAbort: () => {
           leave(request);

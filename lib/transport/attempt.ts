@@ -35,8 +35,8 @@ export function attempt<T>(
       let headers: HeaderRecord = {};
       let exchanging: Promise<HttpResponse> | undefined;
       try {
+        let value: unknown = headersOption ?? {};
         if (typeof headersOption === 'function') {
-          let value: unknown;
           try {
             value = await headersOption();
           } catch {
@@ -45,11 +45,10 @@ export function attempt<T>(
           }
           // Timed out or aborted while waiting: this attempt is over, nothing is sent.
           if (stopped.aborted) throw abortedError();
-          headers = checkedHeaders(value);
-        } else if (headersOption !== undefined) {
-          // A record or a Headers may change between attempts, so it is checked each time.
-          headers = checkedHeaders(headersOption);
         }
+        // The option or what its function gave: a record or a Headers may change between attempts, so it is
+        // checked each time.
+        headers = checkedHeaders(value);
         // A fresh object per attempt: a fetch may keep or change what it is given.
         const sending: Record<string, string> = { accept: JSON_TYPE, ...headers };
         if (body !== undefined) sending['content-type'] = JSON_TYPE;

@@ -1,5 +1,5 @@
 import { BACKEND_CODES, PATHS, type Envelope } from '../shared/wire';
-import type { Call, CallOptions, TransportConfig } from './config';
+import type { Call, CallOptions, RequestOptions, TransportConfig } from './config';
 import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
 import { backendError } from './failure';
 import { request } from './request';
@@ -34,16 +34,16 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
     (reauthorizing ??= new Promise<void>((resolve) => resolve(config.onUnauthorized?.())).finally(() => {
       reauthorizing = undefined;
     }));
-  // One call: its request as errors name it, and the reader of its envelope: code 0 is decoded, a code
-  // in `refusals` is that answer, any other is a `backend` error.
+  // One call, built once, sent by the function returned: its request as errors name it, and the reader of
+  // its envelope: code 0 is decoded, a code in `refusals` is that answer, any other is a `backend` error.
   const defineCall = <T>(
     method: Call<T>['method'],
     path: string,
     decode: (envelope: Envelope) => T,
     { query = '', refusals = {} }: { query?: string; refusals?: Readonly<Record<number, T>> } = {},
-  ): Call<T> => {
+  ) => {
     const where = `${method} ${config.baseUrl}${path}`;
-    return {
+    const call: Call<T> = {
       method,
       path,
       url: config.baseUrl + path + query,
@@ -54,11 +54,8 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
         return answer;
       },
     };
+    return (options?: RequestOptions) => request(config, reauthorize, call, options);
   };
-  const freeCount = defineCall('GET', PATHS.freeTrialCount, decodeFreeCount, {
-    query: `?module=${encodeURIComponent(module)}`,
-  });
-  const balance = defineCall('GET', PATHS.balance, decodeBalance);
   const consume = defineCall<ConsumeAnswer>(
     'POST',
     PATHS.consume,
@@ -66,12 +63,11 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
     { refusals: REFUSALS },
   );
   return {
-    freeCount: (options) => request(config, reauthorize, freeCount, options),
-    balance: (options) => request(config, reauthorize, balance, options),
+    freeCount: defineCall('GET', PATHS.freeTrialCount, decodeFreeCount, {
+      query: `?module=${encodeURIComponent(module)}`,
+    }),
+    balance: defineCall('GET', PATHS.balance, decodeBalance),
     consume: (externalId, options) =>
-      request(config, reauthorize, consume, {
-        ...options,
-        body: JSON.stringify({ module, external_id: externalId }),
-      }),
+      consume({ ...options, body: JSON.stringify({ module, external_id: externalId }) }),
   };
 }

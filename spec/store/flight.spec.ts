@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { flight } from '../../lib/store/flight';
-import { VirtualClock } from '../helpers/virtual-clock';
 
 // The shared request under every usage and balance call, driven by random callers: joins and nudges,
 // with or without a signal, fresh requests ('now', this client's own charge), aborts, answers, failures
@@ -40,7 +39,7 @@ async function run(ops: readonly Op[]): Promise<void> {
   let stopped = false;
   let mostLive = 0;
   let nows = 0;
-  const shared = flight<number>(new VirtualClock(), (controller) => {
+  const shared = flight<number>((controller) => {
     const at = tick;
     return new Promise<number>((resolve, reject) => {
       const request: Sent = {
@@ -119,10 +118,7 @@ describe('flight(): shared requests under random callers', () => {
 
   test('a burst of nudges while a request is in flight sends one more request, not one per nudge', async () => {
     const starts: Array<() => void> = [];
-    const shared = flight<number>(
-      new VirtualClock(),
-      () => new Promise<number>((resolve) => starts.push(() => resolve(starts.length))),
-    );
+    const shared = flight<number>(() => new Promise<number>((resolve) => starts.push(() => resolve(starts.length))));
     const first = shared.join();
     const nudges = Array.from({ length: 50 }, () => shared.join({ fresh: 'after' }));
     expect(starts).toHaveLength(1);
@@ -136,7 +132,7 @@ describe('flight(): shared requests under random callers', () => {
 
   test('a fresh request goes out at once beside an older one in flight, and nudges meanwhile share one follow-up behind it', async () => {
     const starts: Array<(value: number) => void> = [];
-    const shared = flight<number>(new VirtualClock(), () => new Promise<number>((resolve) => starts.push(resolve)));
+    const shared = flight<number>(() => new Promise<number>((resolve) => starts.push(resolve)));
     const old = shared.join();
     const fresh = shared.join({ fresh: 'now' });
     expect(starts).toHaveLength(2);
