@@ -64,7 +64,7 @@ globalThis.useBilling = () => useUsage(billing);`,
   },
   {
     name: 'the Redux DevTools bridge',
-    markers: ['__REDUX_DEVTOOLS_EXTENSION__', 'reorder'],
+    markers: ['__REDUX_DEVTOOLS_EXTENSION__', 'pause'],
     app: `import { createClient } from 'unified-billing';
 import { reduxDevtools } from 'unified-billing/devtools';
 globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', devtools: reduxDevtools() }).billing;`,
