@@ -15,6 +15,17 @@ export type { ConsumeJournal, ConsumeLock, Replay } from '../store/hooks';
  */
 export type FeatureKind = 'sync' | 'storage' | 'devtools' | 'refetch' | 'events';
 
+/**
+ * The name of one of this library's storage keys, locks or channels in a scope:
+ * `unified-billing:<scope>` and the parts after it, joined by `:`.
+ *
+ * @example
+ * ```ts
+ * scopedName('generator_poster', 'journal'); // 'unified-billing:generator_poster:journal'
+ * ```
+ */
+export const scopedName = (scope: string, ...parts: string[]): string => ['unified-billing', scope, ...parts].join(':');
+
 /** What an opt-in feature learns of the client it is installed in. */
 export interface FeatureSetup {
   /** Names storage keys and the tab channel. */

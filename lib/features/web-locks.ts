@@ -3,7 +3,7 @@ import { deferred } from '../shared/deadline';
 import type { LocksLike } from '../shared/feature-types';
 import type { StoreHooks } from '../store/hooks';
 import { recovery } from '../store/recovery';
-import type { FeatureSetup } from './feature';
+import { scopedName, type FeatureSetup } from './feature';
 
 /**
  * The lock manager a feature uses: the one given, none for `null`, and when omitted the platform's
@@ -56,7 +56,7 @@ export function holdLock(
 }
 
 /** The lock a page holds for its client's life (the store holds it once): free means that page is gone. */
-export const pageLockName = (scope: string, pageId: string): string => `unified-billing:${scope}:page:${pageId}`;
+export const pageLockName = (scope: string, pageId: string): string => scopedName(scope, 'page', pageId);
 
 /**
  * What both features that find unanswered POSTs bring: the one recovery, and this page's lock, which

@@ -1,5 +1,5 @@
 import { invalid } from '../../shared/errors';
-import type { BillingFeature } from '../feature';
+import { scopedName, type BillingFeature } from '../feature';
 import type { ReloadSafeOptions, StorageLike } from '../../shared/feature-types';
 import { locksOf, recoveryHooks } from '../web-locks';
 import { pageJournal } from './journal';
@@ -36,7 +36,7 @@ export function reloadSafe(storage: StorageLike, options: ReloadSafeOptions = {}
       // sessionStorage belongs to one tab (a duplicate gets a copy); localStorage is shared by all.
       const perTab = options?.perTab ?? storage === (globalThis as { sessionStorage?: unknown }).sessionStorage;
       const safe = new SafeStorage(storage);
-      const periods = periodStore(safe, `unified-billing:${setup.scope}:periods`, setup, perTab);
+      const periods = periodStore(safe, scopedName(setup.scope, 'periods'), setup, perTab);
       if (locks === null) return { effects: [periods] };
       return { effects: [periods], journal: pageJournal(safe, setup, locks, perTab), ...recoveryHooks(locks, setup) };
     },

@@ -1,4 +1,4 @@
-import type { ConsumeJournal, FeatureSetup } from '../feature';
+import { scopedName, type ConsumeJournal, type FeatureSetup } from '../feature';
 import type { LocksLike } from '../../shared/feature-types';
 import { gonePages, lockFree, pageLockName } from '../web-locks';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
@@ -30,7 +30,7 @@ export function pageJournal(
   perTab: boolean,
 ): ConsumeJournal {
   const { scope, pageId, wallNow } = setup;
-  const key = `unified-billing:${scope}:journal`;
+  const key = scopedName(scope, 'journal');
   const read = (): Entry[] => {
     try {
       const parsed: unknown = JSON.parse(storage.get(key) ?? '[]');
@@ -46,7 +46,7 @@ export function pageJournal(
   };
   // A tab's own storage names the page that last started on it, at once: what an older page left was
   // that page's successor's to prove, and a later copy of this storage must not take this page's entries.
-  const pageKey = `unified-billing:${scope}:page`;
+  const pageKey = scopedName(scope, 'page');
   const previous = perTab ? storage.get(pageKey) : null;
   if (perTab) {
     storage.set(pageKey, pageId);

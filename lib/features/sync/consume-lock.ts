@@ -1,4 +1,4 @@
-import type { ConsumeLock, FeatureSetup, Replay } from '../feature';
+import { scopedName, type ConsumeLock, type FeatureSetup, type Replay } from '../feature';
 import { deadline } from '../../shared/deadline';
 import { BillingError } from '../../shared/errors';
 import type { LocksLike } from '../../shared/feature-types';
@@ -20,7 +20,7 @@ export function consumeLock(
   { scope, scheduler, timeoutMs }: FeatureSetup,
   beforeDecide: BeforeDecide,
 ): ConsumeLock {
-  const name = `unified-billing:${scope}:consume`;
+  const name = scopedName(scope, 'consume');
   return (signal, replay) => {
     let held = false;
     return deadline(

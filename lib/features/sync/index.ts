@@ -7,7 +7,7 @@ import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike, SyncOptions } from '../../shared/feature-types';
 import { sameUsage } from '../../shared/quota-keys';
 import { inBackground } from '../../shared/scheduler';
-import type { BillingFeature, FeatureSetup } from '../feature';
+import { scopedName, type BillingFeature, type FeatureSetup } from '../feature';
 import type { StoreHooks } from '../../store/hooks';
 import { holdLock, locksOf, lockFree, recoveryHooks } from '../web-locks';
 import { openChannel } from './channel';
@@ -51,8 +51,7 @@ export function tabSync(options: SyncOptions = {}): BillingFeature<'sync'> {
  */
 function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHooks {
   const { scheduler, wallNow, pageId, scope } = setup;
-  const base = `unified-billing:${scope}`;
-  const periodLock = `${base}:period`;
+  const periodLock = scopedName(scope, 'period');
   // Local ends (monotonic) of the periods adopted from other tabs, by id, to end them when their owner says.
   const adopted = new Map<string, number>();
   // This tab's own running periods, by id: their end, and how to stop them.
@@ -113,7 +112,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         const now = scheduler.now();
         for (const [id, { end }] of owned) if (end > now) post({ kind: 'period', id, left: end - now, at: wallNow() });
       };
-      channel = openChannel(base, (data) => {
+      channel = openChannel(scopedName(scope), (data) => {
         const message = parseMessage(data);
         if (message?.kind === 'period') adoptPeriod(message);
         if (message?.kind === 'ask') tellOwnPeriods();
