@@ -32,7 +32,7 @@ globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 
   },
   {
     name: 'reloadSafe',
-    markers: [':journal', 'storage failed'],
+    markers: ['periods', 'storage failed'],
     app: `import { createClient, reloadSafe } from 'unified-billing';
 globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', storage: reloadSafe(localStorage) }).billing;`,
   },
