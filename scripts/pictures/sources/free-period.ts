@@ -8,7 +8,7 @@ const ticks = [0, 5, 10, 15, 20, 25, 30, 35, 40];
 function moment(seconds: number, row: 0 | 1, lines: readonly string[], tone: 'free' | 'credit' | 'plain'): string[] {
   const y = row === 0 ? 222 : 272;
   return [
-    line(x(seconds), 156, x(seconds), y - 16, { dashed: true }),
+    line(x(seconds), 180, x(seconds), y - 16, { dashed: true }),
     dot(x(seconds), 150, tone),
     text(x(seconds), y, lines, { size: 12, anchor: seconds === 0 ? 'start' : 'middle' }),
   ];
@@ -26,8 +26,8 @@ export const freePeriod: Picture = {
     'at t = 36 is charged again and starts a new 30 second period. A refused, blacklisted, failed or aborted consume ' +
     'starts no period.',
   shapes: [
-    band(x(0), 110, x(30) - x(0), 80, 'free'),
-    text(x(15), 124, ['free period: every consume() is free, sends no request'], { size: 12 }),
+    band(x(0), 108, x(30) - x(0), 56, 'free'),
+    text(x(15), 122, ['free period: every consume() is free, sends no request'], { size: 12 }),
     text(x(0), 64, ['freePeriodRemaining$ (whole seconds left, once a second):'], { anchor: 'start', size: 12 }),
     ...[30, 25, 20, 15, 10, 5, 0].map((left, index) => text(x(index * 5), 90, [String(left)], { bold: true })),
     arrow([
@@ -36,9 +36,9 @@ export const freePeriod: Picture = {
     ]),
     ...ticks.flatMap((seconds) => [
       line(x(seconds), 145, x(seconds), 155),
-      text(x(seconds) + 12, 170, [`${seconds} s`], { size: 11, anchor: 'start' }),
+      text(x(seconds), 172, [`${seconds} s`], { size: 11 }),
     ]),
-    text(800, 194, ["seconds of the scheduler's now() (performance.now() by default)"], { anchor: 'end', size: 11 }),
+    text(800, 40, ["seconds of the scheduler's now() (performance.now() by default)"], { anchor: 'end', size: 11 }),
     ...moment(0, 0, ['t = 0: a charged consume', '(a free use or credits)'], 'credit'),
     ...moment(8, 1, ['t = 8: free, no request'], 'free'),
     ...moment(21, 0, ['t = 21: free, no request;', 'the period is not extended'], 'free'),
