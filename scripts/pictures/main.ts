@@ -16,7 +16,11 @@ for (const picture of PICTURES) {
   else if (readFileSync(file, 'utf8') !== drawn) stale.push(file);
 }
 if (stale.length > 0) {
-  console.error(`pictures differ from their sources (run node playground/run-ts.mjs scripts/pictures/main.ts): ${stale.join(', ')}`);
+  console.error(
+    `pictures differ from their sources (run node playground/run-ts.mjs scripts/pictures/main.ts): ${stale.join(', ')}`,
+  );
   process.exit(1);
 }
-console.log(check ? `pictures: ${PICTURES.length} match their sources` : `pictures: ${PICTURES.length} drawn into ${dir}`);
+console.log(
+  check ? `pictures: ${PICTURES.length} match their sources` : `pictures: ${PICTURES.length} drawn into ${dir}`,
+);

@@ -94,7 +94,10 @@ export const decide: Picture = {
     text(
       340,
       501,
-      ['A blacklisted answer (20102) resolves with isBlacklisted: true;', 'like a failed consume, it starts no free period.'],
+      [
+        'A blacklisted answer (20102) resolves with isBlacklisted: true;',
+        'like a failed consume, it starts no free period.',
+      ],
       { anchor: 'start', size: 12 },
     ),
   ],

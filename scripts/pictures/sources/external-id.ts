@@ -58,12 +58,28 @@ export const externalId: Picture = {
       72,
       142,
       260,
-      ['Your backend', 'idempotent on', 'external_id:', 'charged once;', 'the same id gets', 'the first answer', 'again'],
+      [
+        'Your backend',
+        'idempotent on',
+        'external_id:',
+        'charged once;',
+        'the same id gets',
+        'the first answer',
+        'again',
+      ],
       'server',
     ),
-    text(16, 364, ['A new click gets a new id. An id made from the document (export-<docId>) would make every later', 'export of it free.'], {
-      anchor: 'start',
-      size: 12,
-    }),
+    text(
+      16,
+      364,
+      [
+        'A new click gets a new id. An id made from the document (export-<docId>) would make every later',
+        'export of it free.',
+      ],
+      {
+        anchor: 'start',
+        size: 12,
+      },
+    ),
   ],
 };

@@ -44,9 +44,14 @@ export const freePeriod: Picture = {
     ...moment(21, 0, ['t = 21: free, no request;', 'the period is not extended'], 'free'),
     ...moment(30, 1, ['t = 30: the period ends', '(the countdown shows 0)'], 'plain'),
     ...moment(36, 0, ['t = 36: charged again,', 'a new 30 s period'], 'credit'),
-    text(x(0) - 40, 322, ['Starts no period: a refused consume (20101), a blacklisted one (20102), a failed or aborted one.'], {
-      anchor: 'start',
-      size: 12,
-    }),
+    text(
+      x(0) - 40,
+      322,
+      ['Starts no period: a refused consume (20101), a blacklisted one (20102), a failed or aborted one.'],
+      {
+        anchor: 'start',
+        size: 12,
+      },
+    ),
   ],
 };
