@@ -5,12 +5,12 @@
 //   written as ESM (TypeScript) and as CJS (require), in the node and jsdom
 //   environments: no custom environment, no flag (scripts/consumers/jest/);
 // - Vitest, node and jsdom environments (scripts/consumers/vite/);
-// - in both, the README's word on fake timers (fake-timers*.test.ts): under `jest.useFakeTimers()`
+// - in both, the testing page's word on fake timers (docs/testing.md) (fake-timers*.test.ts): under `jest.useFakeTimers()`
 //   and `vi.useFakeTimers()` a `delay` fault waits on a real timer and `clock.settle` settles a
 //   retried consume;
 // - Node 20, 22 and 24 scripts with tabSync() and reloadSafe() and no
 //   dispose(), which must end by themselves (scripts/consumers/node/);
-// - the README's vite.config.ts plugin under Vite: it must answer, survive a
+// - docs/testing.md's vite.config.ts plugin under Vite: it must answer, survive a
 //   config edit (Vite's restart) and then answer from the edited config;
 // - the Next.js recipe (docs/recipes/nextjs/) built with `next build`, served by
 //   `next start`, against the recipe's reference backend (scripts/check-nextjs.mjs);
@@ -37,7 +37,7 @@ const NODE_VERSIONS = ['20', '22', '24'];
 const JEST_LIMIT_MS = 180_000;
 const SCRIPT_LIMIT_MS = 20_000;
 const VITE_LIMIT_MS = 60_000;
-// The playground's port (`npm start`): the README's plugin must not take it.
+// The playground's port (`npm start`): the Vite plugin of docs/testing.md must not take it.
 const PLAYGROUND_PORT = 8787;
 const failures = [];
 const started = Date.now();
@@ -142,7 +142,7 @@ const projects = [
         },
       ]
     : []),
-  // The versions the README's framework table names: Vue 3.5 with vue-tsc 3 and Vite 7,
+  // The versions the README's platforms name: Vue 3.5 with vue-tsc 3 and Vite 7,
   // and the newest Angular that installs under Node 20.
   ...(runs('vue')
     ? [
@@ -246,7 +246,7 @@ for (const node of await Promise.all(nodes)) {
 }
 
 if (runs('vite')) {
-  step("the README's vite.config.ts plugin across a config edit (Vite's restart)");
+  step("docs/testing.md's vite.config.ts plugin across a config edit (Vite's restart)");
   await checkVitePlugin(join(work, 'vite'));
 }
 
@@ -287,10 +287,12 @@ function finish() {
   process.exit(0);
 }
 
-/** The README's `// vite.config.ts` block, run as a user pastes it. */
+/** The `// vite.config.ts` block of docs/testing.md, run as a user pastes it. */
 function readmeViteConfig() {
-  const block = /```ts\n(\/\/ vite\.config\.ts\n[\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
-  if (block === null) throw new Error('README.md has no ```ts block starting with // vite.config.ts');
+  const block = /```ts\n(\/\/ vite\.config\.ts\n[\s\S]*?)```/.exec(
+    readFileSync(join(root, 'docs', 'testing.md'), 'utf8'),
+  );
+  if (block === null) throw new Error('docs/testing.md has no ```ts block starting with // vite.config.ts');
   return block[1];
 }
 
@@ -321,7 +323,7 @@ async function checkVitePlugin(dir) {
   // `port: 8788` or a default `port = 8788`.
   const port = Number(/\bport(?::| =) (\d+)/.exec(config)?.[1]);
   if (balance === undefined || !Number.isInteger(port)) {
-    failures.push("the README's vite.config.ts names no port or no creditsBalance to edit");
+    failures.push("docs/testing.md's vite.config.ts names no port or no creditsBalance to edit");
     return;
   }
   if (port === PLAYGROUND_PORT) failures.push(`Vite plugin: its port ${port} is the playground's (npm start)`);

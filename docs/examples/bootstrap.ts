@@ -1,4 +1,4 @@
-// README "Server-rendered pages: snapshot() and bootstrap", type-checked.
+// docs/ssr.md "Server-rendered pages: snapshot() and bootstrap", type-checked.
 import { createClient, type HeadersOption } from 'unified-billing';
 
 declare const baseUrl: string;

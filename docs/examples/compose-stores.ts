@@ -1,4 +1,4 @@
-// README "Compose with other stores", type-checked; spec/docs/compose-stores.spec.ts
+// docs/compose.md "Compose with other stores", type-checked; spec/docs/compose-stores.spec.ts
 // runs `exportButton$` against the reference backend.
 import { BehaviorSubject, combineLatest, distinctUntilChanged, map, startWith, type Observable } from 'rxjs';
 import { createClient, type BillingModule, type UsageInfo } from 'unified-billing';

@@ -1,4 +1,4 @@
-// README "Pipe UI events straight in", type-checked; the import path points at the sources.
+// docs/api.md "Pipe UI events straight in", type-checked; the import path points at the sources.
 import { fromEvent } from 'rxjs';
 import { consumeWith, createClient, type BillingError } from 'unified-billing';
 

@@ -1,4 +1,4 @@
-// README "Redux DevTools: unified-billing/devtools", type-checked.
+// docs/devtools.md "Redux DevTools: unified-billing/devtools", type-checked.
 import { createClient } from 'unified-billing';
 import { reduxDevtools } from 'unified-billing/devtools';
 

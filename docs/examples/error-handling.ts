@@ -1,4 +1,4 @@
-// README "Errors", type-checked.
+// docs/errors.md "Errors", type-checked.
 import { isBillingError } from 'unified-billing';
 
 declare function showTopUp(): void;

@@ -1,4 +1,4 @@
-// README "Events for logs and telemetry: billingEvents()", type-checked;
+// docs/telemetry.md "Events for logs and telemetry: billingEvents()", type-checked;
 // the app's analytics and metrics are declared.
 import { billingEvents, createClient, type BillingEvent } from 'unified-billing';
 

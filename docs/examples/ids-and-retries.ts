@@ -1,4 +1,4 @@
-// README "Ids and retries: one externalId per user action", type-checked.
+// docs/ids-and-retries.md "Ids and retries: one externalId per user action", type-checked.
 import { createClient, isBillingError } from 'unified-billing';
 
 declare function runExport(docId: string): Promise<void>;

@@ -1,4 +1,4 @@
-// README "Live balances pushed by your server: refetchOn({ when })", type-checked.
+// docs/refetch-and-live.md "Live balances pushed by your server: refetchOn({ when })", type-checked.
 import { Observable } from 'rxjs';
 import { createClient, refetchOn } from 'unified-billing';
 

@@ -1,4 +1,4 @@
-// README "Before the first fetch: a loading state, not "refused"", type-checked.
+// docs/billing-rules.md "Before the first fetch: a loading state, not "refused"", type-checked.
 import { createClient, type UsageInfo } from 'unified-billing';
 
 declare const quota: HTMLElement;

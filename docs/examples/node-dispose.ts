@@ -1,4 +1,4 @@
-// README "Node: scripts, tests and servers", type-checked; the top-level
+// docs/clients-and-users.md "Node: scripts, tests and servers", type-checked; the top-level
 // awaits sit in a function (the type check compiles CommonJS).
 import { createClient } from 'unified-billing';
 

@@ -1,4 +1,4 @@
-// README "What will this cost? billing.preview()", type-checked.
+// docs/billing-rules.md "What will this cost? billing.preview()", type-checked.
 import { createClient } from 'unified-billing';
 
 const client = createClient({ baseUrl: 'https://api.example.com', appKey: 'poster' });

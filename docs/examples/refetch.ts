@@ -1,4 +1,4 @@
-// README "Fresh balances after a top-up: refetchOn()", type-checked.
+// docs/refetch-and-live.md "Fresh balances after a top-up: refetchOn()", type-checked.
 import { createClient, refetchOn } from 'unified-billing';
 
 declare function getToken(): Promise<string>;

@@ -1,4 +1,4 @@
-// README "Status: loading, ready, failed", type-checked; the import paths
+// docs/billing-rules.md "Status: loading, ready, failed", type-checked; the import paths
 // point at the sources and the page's button is declared.
 import { merge } from 'rxjs';
 import { createClient, type BillingStatus } from 'unified-billing';

@@ -1,4 +1,4 @@
-// README "Switching users without remounting", type-checked.
+// docs/clients-and-users.md "Switching users without remounting", type-checked.
 import { createClient, type BillingModule, type HeadersOption } from 'unified-billing';
 
 interface User {

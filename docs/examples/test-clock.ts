@@ -1,4 +1,4 @@
-// README "Tests past the free period: `createTestClock`", type-checked: a whole
+// docs/testing.md "Tests past the free period: `createTestClock`", type-checked: a whole
 // Jest test file; only the import paths differ (the sources instead of the
 // package). spec/docs/readme-test-clock.spec.ts runs the README's own block.
 import { createClient, isBillingError, type BillingConsumeResult } from '../../lib';

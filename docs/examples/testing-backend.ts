@@ -1,4 +1,4 @@
-// README "Testing against a real backend", type-checked; import paths point at
+// docs/testing.md "Testing against a real backend", type-checked; import paths point at
 // the sources and the top-level awaits sit in a function.
 import { createClient } from 'unified-billing';
 import { startReferenceBackend } from 'unified-billing/testing';

@@ -1,4 +1,4 @@
-// README "Testing against a real backend": the backend's pushed changes, type-checked.
+// docs/testing.md "Testing against a real backend": the backend's pushed changes, type-checked.
 import { createClient, refetchOn } from 'unified-billing';
 import { createReferenceBackend } from 'unified-billing/testing';
 

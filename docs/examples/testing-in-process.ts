@@ -1,4 +1,4 @@
-// README "Testing against a real backend", the in-process backend and the
+// docs/testing.md "Testing against a real backend", the in-process backend and the
 // page's client of "Calling the reference backend from a Vite dev server",
 // type-checked; import paths point at the sources.
 import { createClient } from 'unified-billing';

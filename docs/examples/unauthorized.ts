@@ -1,4 +1,4 @@
-// README "Token refresh on 401: onUnauthorized", type-checked; the app's auth is declared.
+// docs/backend-contract.md "Token refresh on 401: onUnauthorized", type-checked; the app's auth is declared.
 import { createClient } from 'unified-billing';
 
 declare const auth: { getToken(): Promise<string>; refreshToken(): Promise<void> };

@@ -48,7 +48,7 @@ export class BillingQuotaComponent {
 
   async export(): Promise<void> {
     try {
-      // No externalId: the client makes a fresh one for this click (see the README on ids).
+      // No externalId: the client makes a fresh one for this click (see docs/ids-and-retries.md).
       await this.billing.consume();
       this.message = 'Exporting…';
     } catch (error) {

@@ -152,9 +152,9 @@ async function realMessages(): Promise<string[]> {
 }
 
 describe('quoted error messages in the docs (issue 25, point 5)', () => {
-  it('finds the quotes: the README quotes the messages of options, refetch and a missing fetch', () => {
+  it('finds the quotes: the docs quote the messages of options, refetch and a missing fetch', () => {
     const readme = quotedMessages()
-      .filter((quote) => quote.file === 'README.md')
+      .filter((quote) => ['docs/api.md', 'docs/refetch-and-live.md'].includes(quote.file))
       .map((quote) => quote.text);
     expect(readme).toEqual(
       expect.arrayContaining([
