@@ -79,6 +79,23 @@ describe('refetchOn({ when }): each value is a nudge', () => {
     expect(seen[seen.length - 1]).toBe(50);
   });
 
+  it('values after the follow-up went out ask for one more fetch, and only one (one wait, not one per value)', async () => {
+    const { client, backend, source } = await loaded();
+    const first = backend.hold(PATH.balance);
+    void client.billing.getUsage().catch(() => undefined);
+    await first.arrived;
+    source.push(10); // before the follow-up went out: it answers them all
+    const followUp = backend.hold(PATH.balance);
+    first.release();
+    await followUp.arrived; // the follow-up is on the wire, read before the change below
+    backend.quota.balance = 50;
+    source.push(10); // after it went out: one more fetch for all ten
+    followUp.release();
+    await until(() => balanceOf(client) === 50, 'the last fetch');
+    await settle();
+    expect(gets(backend)).toEqual([3, 3]);
+  });
+
   it('a push while a consume is in flight never rolls the balance back', async () => {
     const { client, backend, source, seen } = await loaded();
     const post = backend.hold(PATH.consume);
