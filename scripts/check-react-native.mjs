@@ -234,6 +234,11 @@ async function checkHermes(dir) {
     return;
   }
   const app = JSON.parse(line);
+  const withoutUrl = app.withoutUrl ?? {};
+  check(
+    withoutUrl.billingError === true && /\bURL\b/.test(withoutUrl.message) && !/baseUrl/.test(withoutUrl.message),
+    `without URL, createClient throws a BillingError that names URL (not baseUrl): ${shown(withoutUrl.message ?? withoutUrl)}`,
+  );
   const threw = app.ok
     ? ''
     : ` (it threw${app.error.billingError ? ` BillingError ${app.error.code}:` : ''} ${app.error.message})`;

@@ -1,11 +1,12 @@
 // The quick start as a React Native app runs it, bundled the way Metro resolves
-// `unified-billing` and run in the Hermes VM: createClient with the app's fetch,
+// `unified-billing` and run in the Hermes VM: first createClient without URL (it must
+// name what is missing), then with React Native's URL: createClient with the app's fetch,
 // refetchOn({ focus, online }) (the README's example; React Native has no window
 // events), getUsage, check, a consume with its own externalId, then, in a client made
 // again (as after a restart), a credit consume, a consume that needs a random id
 // (Hermes has no crypto: it must fail with a BillingError that names the polyfill),
 // and dispose(). It prints one JSON line that scripts/check-react-native.mjs asserts.
-import { globalFetch, logged, output, unhandled } from './shims';
+import { globalFetch, installUrl, logged, output, unhandled } from './shims';
 import { createClient, isBillingError, refetchOn } from 'unified-billing';
 import { fakeBackend } from './fake-fetch';
 
@@ -26,6 +27,15 @@ const described = (error) => ({
 });
 
 async function main() {
+  // The bare VM has no URL: createClient must name it, not blame baseUrl.
+  try {
+    createClient(options);
+    result.withoutUrl = 'created';
+  } catch (error) {
+    result.withoutUrl = described(error);
+  }
+  installUrl();
+
   const first = createClient({ ...options, refetch: refetchOn({ focus: true, online: true }) });
   step('createClient');
   result.usage = await first.billing.getUsage();

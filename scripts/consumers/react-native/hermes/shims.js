@@ -1,6 +1,7 @@
 // What React Native installs before an app's first line runs and the bare Hermes VM
 // (hermes-engine-cli) lacks: only these, each named with where React Native sets it up.
-// Not shimmed, on purpose: URL, performance, crypto, TextEncoder, structuredClone,
+// URL is installed by the app (installUrl) after it checked what createClient says
+// without one. Not shimmed, on purpose: performance, crypto, TextEncoder, structuredClone,
 // EventTarget, BroadcastChannel, DOMException: the library must do without them or say
 // which one it needs.
 /* global print, HermesInternal */
@@ -91,5 +92,49 @@ HermesInternal.enablePromiseRejectionTracker({
   allRejections: true,
   onUnhandled: (id, error) => unhandled.push(String((error && error.stack) || error)),
 });
+
+// URL: React Native's own (Libraries/Blob/URL.js), whose getters are regular expressions
+// over the string; the ones of 0.86 transcribed (protocol, username and password are
+// implemented since 0.86). Only what an absolute URL needs: no base, no searchParams.
+export function installUrl() {
+  const match = (url, pattern) => url.match(pattern);
+  function URL(url) {
+    this._url = url;
+    if (!url.endsWith('/') && !url.includes('?') && !url.includes('#')) {
+      const afterProtocol = url.split('://')[1];
+      if (afterProtocol && !afterProtocol.includes('/')) this._url += '/';
+    }
+  }
+  const getters = {
+    hash: (url) => (match(url, /#([^/]*)/) ? `#${match(url, /#([^/]*)/)[1]}` : ''),
+    host: (url) => {
+      const host = match(url, /^https?:\/\/(?:[^@]+@)?([^:/?#]+)/);
+      const port = match(url, /:(\d+)(?=[/?#]|$)/);
+      return host ? host[1] + (port ? `:${port[1]}` : '') : '';
+    },
+    hostname: (url) => (match(url, /^https?:\/\/(?:[^@]+@)?([^:/?#]+)/) || ['', ''])[1],
+    href: (url) => url,
+    origin: (url) => (match(url, /^(https?:\/\/[^/]+)/) || ['', ''])[1],
+    password: (url) => (match(url, /https?:\/\/.*:(.*)@/) || ['', ''])[1],
+    pathname: (url) => (match(url, /https?:\/\/[^/]+(\/[^?#]*)?/) || ['', '/'])[1] || '/',
+    port: (url) => (match(url, /:(\d+)(?=[/?#]|$)/) || ['', ''])[1],
+    protocol: (url) =>
+      match(url, /^([a-zA-Z][a-zA-Z\d+\-.]*):/) ? `${match(url, /^([a-zA-Z][a-zA-Z\d+\-.]*):/)[1]}:` : '',
+    search: (url) => (match(url, /\?([^#]*)/) ? `?${match(url, /\?([^#]*)/)[1]}` : ''),
+    username: (url) => (match(url, /^https?:\/\/([^:@]+)(?::[^@]*)?@/) || ['', ''])[1],
+  };
+  Object.keys(getters).forEach((name) =>
+    Object.defineProperty(URL.prototype, name, {
+      get() {
+        return getters[name](this._url);
+      },
+    }),
+  );
+  URL.prototype.toString = function () {
+    return this._url;
+  };
+  URL.prototype.toJSON = URL.prototype.toString;
+  g.URL = URL;
+}
 
 export const output = (value) => print(`HERMES_RESULT ${JSON.stringify(value)}`);
