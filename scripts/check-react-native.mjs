@@ -76,6 +76,8 @@ function report(what, result) {
 }
 const same = (actual, expected) => JSON.stringify(actual) === JSON.stringify(expected);
 const shown = (value) => JSON.stringify(value);
+// An error as the app described it, without its stack.
+const briefly = (error) => shown(error && { code: error.code, message: error.message });
 
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
@@ -272,13 +274,13 @@ async function checkHermes(dir) {
   );
   check(
     app.checkAfterDispose?.code === 'disposed',
-    `check() after dispose() throws 'disposed': ${shown(app.checkAfterDispose)}`,
+    `check() after dispose() throws 'disposed': ${briefly(app.checkAfterDispose)}`,
   );
   const randomId = app.randomIdConsume ?? {};
   check(
     randomId.billingError === true && /react-native-get-random-values/.test(randomId.message) && randomId.sent === 0,
     'without crypto, a consume with no externalId rejects with a BillingError naming react-native-get-random-values, and sends nothing',
-    shown(randomId),
+    `${briefly(randomId)}, requests sent: ${randomId.sent}`,
   );
   check(
     app.globalFetchCalls === 0,

@@ -16,6 +16,14 @@ const log = (level) =>
   };
 g.console = { log: log('log'), info: log('info'), debug: log('debug'), warn: log('warn'), error: log('error') };
 
+// clearTimeout: React Native's (its TimerManager, JSTimers before it) ignores an id that
+// is not a timer's, as browsers and Node do; the Hermes CLI's throws "Argument to
+// clearTimeout must be a number" for `clearTimeout(undefined)`.
+const cliClearTimeout = g.clearTimeout;
+g.clearTimeout = function (id) {
+  if (typeof id === 'number') cliClearTimeout(id);
+};
+
 // setInterval / clearInterval: React Native's timers (setUpTimers); the Hermes CLI has
 // setTimeout and clearTimeout only.
 const intervals = {};
