@@ -1,11 +1,11 @@
 // React Native, checked on the packed tarball as an app gets it (run after `npm run build`):
 // - the Hermes VM: scripts/consumers/react-native/hermes/app.js (the quick start, a
-//   credit consume, a consume that needs a random id, dispose) bundled as Metro resolves
-//   packages (the `react-native`, `require` and `import` conditions, Metro's main fields),
-//   lowered by @react-native/babel-preset to what the old VM runs (classes, async), and
-//   run by the `hermes` binary of hermes-engine-cli. The bundle must hold no Node-only
-//   module (no Node built-in, no cross-fetch, no uuid); the app prints one JSON line,
-//   asserted here. Hermes has no network: the app passes a fake fetch of the wire format;
+//   credit consume, a consume that needs a random id, dispose) bundled by Metro with
+//   React Native's defaults (@react-native/metro-config: the `react-native` condition,
+//   @react-native/babel-preset, which lowers classes and async for the old VM), and run
+//   by the `hermes` binary of hermes-engine-cli. The bundle must hold no Node-only module
+//   (no Node built-in, no cross-fetch, no uuid); the app prints one JSON line, asserted
+//   here. Hermes has no network: the app passes a fake fetch of the wire format;
 //   shims.js adds only what React Native installs and Hermes lacks, each named;
 // - @testing-library/react-native under the React Native Jest preset
 //   (@react-native/jest-preset, no transformIgnorePatterns entry for the package or its
@@ -14,11 +14,10 @@
 // Installs what it needs into a temporary folder; prints how long each part took.
 //
 //   node scripts/check-react-native.mjs [tarball] [--only=hermes|rntl]
-import { builtinModules, createRequire } from 'node:module';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { pack, run } from './consumer-tools.mjs';
 
 const fixtures = join(import.meta.dirname, 'consumers/react-native');
@@ -26,13 +25,9 @@ const fixtures = join(import.meta.dirname, 'consumers/react-native');
 const work = join(tmpdir(), 'unified-billing-react-native');
 const REACT_NATIVE = '0.86.3';
 const INSTALL_LIMIT_MS = 600_000;
+const METRO_LIMIT_MS = 300_000;
 const HERMES_LIMIT_MS = 30_000;
 const JEST_LIMIT_MS = 300_000;
-// What Metro resolves with: @react-native/metro-config's conditions (Metro adds `require`
-// or `import` by the kind of import; a bundle of both, as the package's own build has)
-// and main fields.
-const CONDITIONS = ['react-native', 'require', 'import'];
-const MAIN_FIELDS = ['react-native', 'browser', 'main'];
 // Node-only packages the issue found in the React Native bundle.
 const NODE_ONLY_PACKAGES = ['cross-fetch', 'node-fetch', 'uuid'];
 const failures = [];
@@ -96,6 +91,9 @@ const projects = [
           dependencies: {
             ...shared,
             'hermes-engine-cli': '0.12.0',
+            // What React Native 0.86 bundles with.
+            metro: '^0.84.3',
+            '@react-native/metro-config': REACT_NATIVE,
             '@react-native/babel-preset': REACT_NATIVE,
             '@babel/core': '^7.28.0',
           },
@@ -155,74 +153,34 @@ function finish() {
   process.exit(0);
 }
 
-/** The app bundled as Metro resolves it; Node built-ins left out and listed. */
-async function bundle(dir) {
-  const builtins = new Set(builtinModules);
-  const outside = [];
-  const result = await build({
-    entryPoints: [join(dir, 'app.js')],
-    absWorkingDir: dir,
-    bundle: true,
-    write: false,
-    metafile: true,
-    format: 'iife',
-    platform: 'neutral',
-    target: 'esnext',
-    conditions: CONDITIONS,
-    mainFields: MAIN_FIELDS,
-    // Metro inlines these in a development build.
-    define: { 'process.env.NODE_ENV': '"development"', __DEV__: 'true' },
-    logLevel: 'silent',
-    plugins: [
-      {
-        name: 'node-built-ins',
-        setup(plugin) {
-          plugin.onResolve({ filter: /.*/ }, ({ path, importer }) => {
-            if (!path.startsWith('node:') && !builtins.has(path)) return undefined;
-            outside.push(`${path} (from ${importer.slice(dir.length + 1)})`);
-            return { path, external: true };
-          });
-        },
-      },
-    ],
-  });
-  return { code: result.outputFiles[0].text, inputs: Object.keys(result.metafile.inputs), builtins: outside };
-}
-
 async function checkHermes(dir) {
-  step('Hermes: the quick start bundled as Metro resolves it, lowered by @react-native/babel-preset');
-  const require = createRequire(join(dir, 'package.json'));
+  step('Hermes: the quick start bundled by Metro with React Native 0.86 defaults, run by hermes-engine-cli');
   const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/unified-billing/package.json'), 'utf8'));
   check(
     Object.keys(manifest.exports?.['.'] ?? {}).includes('react-native'),
     `the package's exports map has a react-native condition (it has ${Object.keys(manifest.exports?.['.'] ?? {}).join(', ')})`,
   );
 
-  await timed('Hermes: bundle and lower', async () => {
-    const { code, inputs, builtins } = await bundle(dir);
-    const picked = inputs.filter((path) => path.includes('node_modules/unified-billing/'));
-    console.log(`unified-billing files in the bundle: ${picked.join(', ')}`);
-    check(builtins.length === 0, 'the bundle imports no Node built-in module', builtins.join('\n'));
-    const nodeOnly = NODE_ONLY_PACKAGES.filter((name) => inputs.some((path) => path.includes(`node_modules/${name}/`)));
-    check(nodeOnly.length === 0, `the bundle holds no Node-only package (found: ${nodeOnly.join(', ') || 'none'})`);
-    check(!/require\(["']node:/.test(code), "the bundle has no require('node:...')");
-    const babel = require('@babel/core');
-    // A development build, as `npx react-native start` serves it. Lowered after bundling,
-    // so Babel's helpers are inlined and there is no import left to turn into require()
-    // (Metro lowers each module first, then bundles @babel/runtime's helpers).
-    const preset = [
-      require.resolve('@react-native/babel-preset'),
-      { dev: true, enableBabelRuntime: false, disableImportExportTransform: true },
-    ];
-    const { code: output } = await babel.transformAsync(code, {
-      babelrc: false,
-      configFile: false,
-      filename: join(dir, 'bundle.js'),
-      sourceType: 'script',
-      presets: [preset],
-    });
-    writeFileSync(join(dir, 'bundle.js'), output);
-  });
+  // A development build, as `npx react-native start` serves it: Metro resolves (the
+  // `react-native` condition), transforms each module with React Native's Babel preset
+  // (classes and async lowered, as the old VM needs) and writes its module runtime around them.
+  const args = ['build', 'app.js', '--out', 'bundle.js', '--platform', 'android', '--dev', 'true', '--minify', 'false'];
+  const built = await timed('Hermes: Metro bundle', () =>
+    run(join(dir, 'node_modules/.bin/metro'), args, { cwd: dir, limitMs: METRO_LIMIT_MS }),
+  );
+  if (!report('metro build', built)) return;
+  const code = readFileSync(join(dir, 'bundle.js'), 'utf8');
+  // A development bundle names each module where its __d(factory, id, dependencies, "name") ends.
+  const modules = [...code.matchAll(/^\},\d+,\[[\d,]*\],"([^"]+)"\);$/gm)].map((match) => match[1]);
+  const own = modules.filter((path) => path.includes('node_modules/unified-billing/'));
+  console.log(`${modules.length} modules in the bundle; unified-billing's: ${own.join(', ')}`);
+  const builtins = existsSync(join(dir, 'node-built-ins.txt'))
+    ? readFileSync(join(dir, 'node-built-ins.txt'), 'utf8')
+    : '';
+  check(builtins === '', 'the bundle requires no Node built-in module', builtins);
+  const nodeOnly = NODE_ONLY_PACKAGES.filter((name) => modules.some((path) => path.includes(`node_modules/${name}/`)));
+  check(nodeOnly.length === 0, `the bundle holds no Node-only package (found: ${nodeOnly.join(', ') || 'none'})`);
+  check(!/require\(["']node:/.test(code), "the bundle has no require('node:...')");
 
   const hermes = join(dir, 'node_modules/hermes-engine-cli/linux64-bin/hermes');
   // -Xmicrotask-queue: React Native runs Hermes with its microtask queue (Promise jobs

@@ -1,5 +1,8 @@
-// What React Native installs before an app's first line runs and the bare Hermes VM
-// (hermes-engine-cli) lacks: only these, each named with where React Native sets it up.
+// What React Native installs before an app's first line runs (its InitializeCore) and
+// the bare Hermes VM (hermes-engine-cli) lacks: only these, each named with where React
+// Native sets it up. Metro runs this module before the app's (metro.config.js), as it
+// runs InitializeCore; Metro's own prelude and polyfills (process.env.NODE_ENV, `global`,
+// React Native's console over `print`, ErrorUtils) come with the bundle.
 // URL is installed by the app (installUrl) after it checked what createClient says
 // without one. Not shimmed, on purpose: performance, crypto, TextEncoder, structuredClone,
 // EventTarget, BroadcastChannel, DOMException: the library must do without them or say
@@ -82,11 +85,6 @@ g.fetch = function () {
   globalFetch.calls += 1;
   return Promise.reject(new TypeError('Network request failed'));
 };
-
-// global and process.env.NODE_ENV: Metro's bundle prelude sets `process.env.NODE_ENV`
-// and passes `global` to every module it wraps.
-g.global = g;
-g.process = { env: { NODE_ENV: 'development' } };
 
 // window and navigator: React Native sets `window = global` (setUpGlobals) and
 // `navigator.product = 'ReactNative'` (setUpNavigator), with no addEventListener.
