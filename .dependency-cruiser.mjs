@@ -2,7 +2,7 @@
 // (part of `npm run lint`, which CI runs):
 //
 //   shared  <-  core  <-  transport, store  <-  features  <-  client, rx  <-  index.ts
-//   platform: leaves the build swaps, importing nothing from lib.
+//   platform: the runtime's globals the client falls back on (fetch, crypto), over shared/ only.
 //   react/, devtools/, testing/ (the sub-entries): the public barrel, the feature protocol, shared/.
 //
 // Each rule below names a layer and the folders it may import; type-only imports count too (a
@@ -81,7 +81,12 @@ export default {
       'client/ assembles every layer, but not the barrel, rx/ or a sub-entry.',
     ),
     ...onlyInto('rx-only-shared', 'rx/', ['shared/'], 'consumeWith takes the billing module by its shape.'),
-    ...onlyInto('platform-is-a-leaf', 'platform/', [], 'The files the build swaps import nothing from lib/.'),
+    ...onlyInto(
+      'platform-over-shared',
+      'platform/',
+      ['shared/'],
+      "The runtime's globals, read at call time; errors from shared/.",
+    ),
     ...onlyInto(
       'barrel-not-sub-entries',
       'index\\.ts$',

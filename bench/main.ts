@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import { measureCreateClient } from './client/create-client';
 import { measureFanOut } from './client/fan-out';
 import { measureIdleClient } from './client/idle-client';
+import { measureWhenHeld } from './client/when-held';
 import { measureCheck } from './cpu/check';
 import { measureFreeConsume, measureHeapGrowth } from './cpu/free-consume';
 import { measureEconomy } from './economy/sessions';
@@ -94,6 +95,19 @@ export async function runAll(
     unit: 'MB',
     goal: '< 1 MB',
     met: heap.gcExposed && heap.growthBytes < MB,
+  });
+  const values = quick ? 10_000 : 100_000;
+  log(`heap kept by ${values.toLocaleString('en-US')} refetchOn({ when }) values while a usage fetch is held...`);
+  const when = await measureWhenHeld({ values });
+  rows.push({
+    section: 'idle',
+    figure:
+      `heap kept by ${values.toLocaleString('en-US')} when values while a fetch is held, then GET pairs sent ` +
+      `(${when.requestsAfter})${Number.isNaN(when.growthBytes) ? ' (no --expose-gc!)' : ''}`,
+    value: round(when.growthBytes / MB, 3),
+    unit: 'MB',
+    goal: '< 1 MB (was 183 MB)',
+    met: when.growthBytes < MB && when.requestsAfter === 2,
   });
   return rows;
 }

@@ -1,33 +1,24 @@
 // Builds dist/: ESM (.mjs) and CJS (.cjs) bundles of each entry point with
 // esbuild, and declarations with tsc, rewritten into a .d.mts tree for import
-// and a .d.cts tree for require (scripts/dual-types.mjs). Dependencies stay external, so users'
+// and a .d.cts tree for require (scripts/dual-types.mjs). Peer dependencies stay external, so users'
 // bundlers dedupe rxjs with their own copy.
 //
-// Entries that reach lib/platform/ also get a browser build (dist/X.browser.*,
-// the package's `browser` condition): there every lib/platform/Y.ts is
-// replaced by lib/platform/Y.browser.ts, so the platform fetch and
-// crypto.randomUUID serve instead of cross-fetch and uuid.
+// One build for every runtime: the package has no runtime dependency, and lib/platform/ reads the
+// runtime's globals (fetch, crypto) when a call needs them, so browsers, Node, React Native (the
+// `react-native` condition resolves here too) and server rendering get the same files.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dualTypes } from './dual-types.mjs';
 import { devFlag } from './dev-flag.cjs';
 
-// esbuild tries resolve extensions in order: '.browser.ts' first makes
-// './platform/default-fetch' resolve to default-fetch.browser.ts where it
-// exists. Only lib/platform/ has such files. bench/size/measure-size.ts uses the same list.
-const BROWSER_RESOLVE_EXTENSIONS = ['.browser.ts', '.ts', '.js', '.mjs', '.cjs', '.json'];
-
-// Our dependencies stay external, and esbuild keeps an external import whose
-// bindings go unused, since it cannot know that loading the package does
-// nothing: an unused cross-fetch import would then still load cross-fetch and,
-// in browsers, its whatwg-fetch polyfill. None of these packages is imported
-// for a side effect (cross-fetch is the ponyfill, not the polyfill), so they
+// The peers stay external, and esbuild keeps an external import whose bindings go unused, since it
+// cannot know that loading the package does nothing. Neither is imported for a side effect, so they
 // are declared side-effect free and unused imports of them go.
 const pureDependencies = {
   name: 'pure-dependencies',
   setup(build) {
-    build.onResolve({ filter: /^(cross-fetch|uuid|rxjs|react)(\/|$)/ }, (args) => ({
+    build.onResolve({ filter: /^(rxjs|react)(\/|$)/ }, (args) => ({
       path: args.path,
       external: true,
       sideEffects: false,
@@ -35,58 +26,40 @@ const pureDependencies = {
   },
 };
 
-// A platform file with a browser twin must never reach a browser bundle:
-// that would ship cross-fetch or uuid to browsers again.
-function assertBrowserOnly(metafile, outfile) {
-  const leaked = Object.keys(metafile.inputs).filter(
-    (path) => /^lib\/platform\/[^/]+(?<!\.browser)\.ts$/.test(path) && existsSync(path.replace(/\.ts$/, '.browser.ts')),
-  );
-  if (leaked.length > 0) throw new Error(`${outfile} holds Node platform file(s): ${leaked.join(', ')}`);
-}
-
 const entries = [
-  // The library itself must run in browsers: a Node built-in here fails the build.
-  { name: 'index', source: 'lib/index.ts', platform: 'neutral', browser: true },
-  { name: 'testing', source: 'lib/testing/index.ts', platform: 'node', browser: false },
-  // React stays external (an optional peer dependency) and, like the core, runs
-  // anywhere. It reaches no platform file (it takes the client it is given), so
-  // it needs no browser build.
-  { name: 'react', source: 'lib/react/index.ts', platform: 'neutral', browser: false },
-  // The Redux DevTools bridge: its own entry, so only apps that import it carry it. It
-  // reaches no platform file either (the extension is found on globalThis).
-  { name: 'devtools', source: 'lib/devtools/index.ts', platform: 'neutral', browser: false },
+  // The library itself must run in browsers and React Native: a Node built-in here fails the build.
+  { name: 'index', source: 'lib/index.ts', platform: 'neutral' },
+  { name: 'testing', source: 'lib/testing/index.ts', platform: 'node' },
+  // React stays external (an optional peer dependency) and, like the core, runs anywhere.
+  { name: 'react', source: 'lib/react/index.ts', platform: 'neutral' },
+  // The Redux DevTools bridge: its own entry, so only apps that import it carry it (the extension is
+  // found on globalThis).
+  { name: 'devtools', source: 'lib/devtools/index.ts', platform: 'neutral' },
   // <billing-meter> and <billing-gate>: their own entry, so only apps that import it carry them.
   // It imports types only from the main entry and defines nothing until called (a server imports it safely).
-  { name: 'element', source: 'lib/element/index.ts', platform: 'neutral', browser: false },
+  { name: 'element', source: 'lib/element/index.ts', platform: 'neutral' },
   // Types only (Vue's GlobalComponents for the two tags); its empty module lets a plain `import` resolve too.
-  { name: 'element-vue', source: 'lib/element/vue/index.ts', platform: 'neutral', browser: false },
+  { name: 'element-vue', source: 'lib/element/vue/index.ts', platform: 'neutral' },
   // Types only: JSX for the two tags in React (`declare module 'react'`), apart so that the element
   // entry's types need no @types/react. Its module is empty, so a plain `import` of it is harmless.
-  { name: 'element-react', source: 'lib/element/react/index.ts', platform: 'neutral', browser: false },
+  { name: 'element-react', source: 'lib/element/react/index.ts', platform: 'neutral' },
 ].filter((entry) => existsSync(entry.source));
 
 rmSync('dist', { recursive: true, force: true });
 const started = Date.now();
-const builds = entries.flatMap((entry) => [
-  { ...entry, suffix: '', resolveExtensions: undefined },
-  ...(entry.browser
-    ? [{ ...entry, suffix: '.browser', platform: 'browser', resolveExtensions: BROWSER_RESOLVE_EXTENSIONS }]
-    : []),
-]);
-for (const entry of builds) {
+for (const entry of entries) {
   for (const [format, extension] of [
     ['esm', 'mjs'],
     ['cjs', 'cjs'],
   ]) {
-    const outfile = `dist/${entry.name}${entry.suffix}.${extension}`;
-    const result = await build({
+    const outfile = `dist/${entry.name}.${extension}`;
+    const { metafile } = await build({
       entryPoints: [entry.source],
       outfile,
       bundle: true,
       packages: 'external',
       platform: entry.platform,
       mainFields: ['module', 'main'],
-      ...(entry.resolveExtensions ? { resolveExtensions: entry.resolveExtensions } : {}),
       format,
       target: 'es2020',
       // Left for the app's bundler to replace (scripts/dev-flag.cjs): for the browser platform
@@ -101,11 +74,15 @@ for (const entry of builds) {
       plugins: [pureDependencies, devFlag],
       logLevel: 'warning',
     });
-    if (entry.resolveExtensions) assertBrowserOnly(result.metafile, outfile);
+    const text = readFileSync(outfile, 'utf8');
     // A `__DEV__` left unexpanded would be a ReferenceError in every app.
-    if (readFileSync(outfile, 'utf8').includes('__DEV__')) throw new Error(`${outfile} holds __DEV__`);
+    if (text.includes('__DEV__')) throw new Error(`${outfile} holds __DEV__`);
+    // What runs in React Native and browsers imports nothing but its peers (a node: module would break Metro).
+    const imported = Object.values(metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
+    const foreign = imported.filter((name) => !/^(rxjs|react)(\/|$)/.test(name));
+    if (entry.platform === 'neutral' && foreign.length > 0) throw new Error(`${outfile} imports ${foreign.join(', ')}`);
   }
-  console.log(`built dist/${entry.name}${entry.suffix}.mjs and dist/${entry.name}${entry.suffix}.cjs`);
+  console.log(`built dist/${entry.name}.mjs and dist/${entry.name}.cjs`);
 }
 execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 const sources = dualTypes('dist/types');

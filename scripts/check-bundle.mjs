@@ -4,10 +4,10 @@
 // React bindings, the Redux DevTools bridge or the billing elements. Each feature is recognised by strings only its own code
 // carries; a second app per feature uses it, and each of its markers must
 // then be in the bundle, so the absence check can fail. The same app must
-// bundle neither cross-fetch (with its whatwg-fetch polyfill) nor uuid: the
-// package's `browser` condition gives it the platform fetch and
-// crypto.randomUUID. Built once more with the condition switched off, the
-// app must then hold both, so that check can fail too. Prints the sizes.
+// bundle no package but rxjs (and its tslib): the package has no runtime
+// dependency. Built once more with React Native's conditions (as Metro
+// resolves it: `react-native`, `require`), it must get the same one build,
+// as CommonJS. Prints the sizes.
 // (An entry's exports are unused in an app bundle, so the apps put what they
 // use on globalThis: otherwise webpack would rightly drop it.)
 //
@@ -88,10 +88,15 @@ function bundledFiles(compilation) {
   return [...files];
 }
 
-// The packages a browser app must not get from us, by the folder they come from.
-const PLATFORM_DEPENDENCIES = ['cross-fetch', 'whatwg-fetch', 'node-fetch', 'uuid'];
-const packagesIn = (files) =>
-  PLATFORM_DEPENDENCIES.filter((name) => files.some((file) => file.includes(`/node_modules/${name}/`)));
+// The npm packages a bundle holds, by the folder they come from (the package itself is its real path).
+// The app's own file (under `work`) is not one.
+const packagesIn = (files) => [
+  ...new Set(
+    files
+      .filter((file) => !file.startsWith(work))
+      .flatMap((file) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? []),
+  ),
+];
 
 function bundle(name, source, resolve = {}, mode = 'production') {
   const dir = join(work, name.replace(/\W+/g, '-'));
@@ -136,21 +141,19 @@ console.log(
   `webpack ${webpack.version}, production, target web: an app importing only createClient is ${Buffer.byteLength(onlyClient)} B minified, ${gzipped(onlyClient)} B gzipped (rxjs included)`,
 );
 
-// webpack's conditions for target web, without 'browser': what a bundler that
-// ignores the condition gives the same app (cross-fetch's browser ponyfill, uuid's browser build).
-const withoutBrowserCondition = await bundle('only createClient, no browser condition', app, {
-  conditionNames: ['import', 'module', 'webpack', 'production', 'default'],
+// No runtime dependency: rxjs (a peer) and its tslib only.
+const packages = packagesIn(onlyClientFiles).sort();
+console.log(`packages in the createClient-only bundle: ${packages.join(', ')}`);
+if (packages.join() !== 'rxjs,tslib') failures.push(`the createClient-only bundle holds ${packages.join(', ')}`);
+// Metro's conditions: the `react-native` condition, then `require`.
+const reactNative = await bundle('only createClient, react-native conditions', app, {
+  conditionNames: ['react-native', 'require', 'default'],
 });
-const leaked = packagesIn(onlyClientFiles);
-const control = packagesIn(withoutBrowserCondition.files);
-console.log(
-  `platform dependencies: ${leaked.length === 0 ? 'none' : `PRESENT (${leaked.join(', ')})`} in the createClient-only bundle; ` +
-    `${control.join(', ') || 'NONE'} in the same app built without the browser condition ` +
-    `(${gzipped(withoutBrowserCondition.code)} B gzipped, ${gzipped(withoutBrowserCondition.code) - gzipped(onlyClient)} B more)`,
-);
-if (leaked.length > 0) failures.push(`the createClient-only browser bundle holds ${leaked.join(', ')}`);
-for (const name of ['cross-fetch', 'uuid']) {
-  if (!control.includes(name)) failures.push(`${name} not seen in the app built without the browser condition`);
+const ownFiles = (files) =>
+  files.filter((file) => file.startsWith(join(root, 'dist/'))).map((f) => f.slice(root.length + 1));
+console.log(`with React Native's conditions: ${ownFiles(reactNative.files).join(', ')}`);
+if (ownFiles(reactNative.files).join() !== 'dist/index.cjs') {
+  failures.push(`React Native's conditions resolve ${ownFiles(reactNative.files).join(', ')}, not dist/index.cjs`);
 }
 
 // The development layer (lib/shared/dev.ts, issue 24): webpack's production mode replaces
@@ -185,5 +188,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(
-  '\ncheck-bundle: an app that imports only createClient bundles none of the opt-in code or development messages, and neither cross-fetch nor uuid',
+  '\ncheck-bundle: an app that imports only createClient bundles none of the opt-in code or development messages, and no package but rxjs',
 );

@@ -2,14 +2,14 @@
 // packs it, runs @arethetypeswrong/cli and publint on the tarball, then
 // type-checks tiny consumer projects that import '.', './testing',
 // './react', './devtools' and './element' from the unpacked tarball under node10, node16 (CJS and ESM) and
-// bundler resolution (and bundler with the `browser` condition); one outside the repository with
+// bundler resolution (and bundler with the `react-native` condition); one outside the repository with
 // `types: []` (no @types/node, as a jsdom project) that imports the testing kit's in-process API;
 // './element' alone in a project with no @types at all (outside the repository, so no @types/react
 // is found), and React JSX through './element/react', where a wrong `billing` prop must fail. Then the
-// `browser` condition itself: Node resolves the package with and without it
-// (--conditions=browser), the browser build must export what the default
-// build does, import neither cross-fetch nor uuid, and charge a consume
-// against the reference backend through the global fetch with a v4 id.
+// `react-native` condition itself: Node resolves the package with and without it
+// (--conditions=react-native) to the same one build, which imports no package
+// but rxjs and charges a consume against the reference backend through the
+// global fetch with a v4 id.
 // Any problem fails: attw exits 1 on one, and every publint message counts,
 // suggestions included.
 //
@@ -107,14 +107,14 @@ const modes = [
   { name: 'node16-cjs', module: 'node16', moduleResolution: 'node16', type: 'commonjs', file: 'main.ts' },
   { name: 'node16-esm', module: 'node16', moduleResolution: 'node16', type: 'module', file: 'main.ts' },
   { name: 'bundler', module: 'esnext', moduleResolution: 'bundler', type: 'module', file: 'main.ts' },
-  // What Vite, webpack and esbuild do for a browser target: the same types must resolve.
+  // What Metro does for React Native: the same types must resolve.
   {
-    name: 'bundler-browser',
+    name: 'bundler-react-native',
     module: 'esnext',
     moduleResolution: 'bundler',
     type: 'module',
     file: 'main.ts',
-    customConditions: ['browser'],
+    customConditions: ['react-native'],
   },
 ];
 
@@ -201,7 +201,7 @@ cpSync(join(consumers, 'node_modules/unified-billing'), join(noNode, 'node_modul
   recursive: true,
 });
 symlinkSync(join(root, 'node_modules/rxjs'), join(noNode, 'node_modules/rxjs'), 'dir');
-for (const mode of modes.filter((candidate) => candidate.name !== 'bundler-browser')) {
+for (const mode of modes.filter((candidate) => candidate.name !== 'bundler-react-native')) {
   const dir = join(noNode, mode.name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `no-node-${mode.name}`, type: mode.type }));
@@ -320,7 +320,7 @@ for (const name of ['bundler', 'node16-esm', 'node16-cjs']) {
   }
 }
 
-step("the 'browser' export condition, resolved by Node with and without --conditions=browser");
+step("the 'react-native' export condition, resolved by Node with and without --conditions=react-native");
 // Run in the consumers' folder, so 'unified-billing' resolves through the
 // unpacked package's exports as in a user's project.
 const probe = `import { createRequire } from 'node:module';
@@ -354,44 +354,34 @@ function resolveWith(conditions) {
 }
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const plain = resolveWith([]);
-const browser = resolveWith(['--conditions=browser']);
+const native = resolveWith(['--conditions=react-native']);
 const unpacked = join(consumers, 'node_modules/unified-billing');
-const dependencyImports = (file) =>
-  [
-    ...readFileSync(join(unpacked, file), 'utf8').matchAll(
-      /(?:from\s*|require\(|import\s*)["'](cross-fetch|uuid)["']/g,
-    ),
-  ].map((match) => match[1]);
+const packageImports = (file) =>
+  [...readFileSync(join(unpacked, file), 'utf8').matchAll(/(?:from\s*|require\()["']([^"'./][^"']*)["']/g)].map(
+    (match) => match[1],
+  );
 const expectations = [
   [
-    plain.esmFile.endsWith('/dist/index.mjs') && plain.cjsFile.endsWith('/dist/index.cjs'),
-    'without the condition, import and require get dist/index.mjs and dist/index.cjs',
+    [plain, native].every((run) => run.esmFile.endsWith('/dist/index.mjs') && run.cjsFile.endsWith('/dist/index.cjs')),
+    'with and without the condition, import and require get dist/index.mjs and dist/index.cjs (one build)',
   ],
   [
-    browser.esmFile.endsWith('/dist/index.browser.mjs') && browser.cjsFile.endsWith('/dist/index.browser.cjs'),
-    'with it, import and require get dist/index.browser.mjs and dist/index.browser.cjs',
+    [plain.cjs, native.esm, native.cjs].every((keys) => JSON.stringify(keys) === JSON.stringify(plain.esm)),
+    `both formats export the same ${plain.esm.length} names`,
   ],
   [
-    [plain.cjs, browser.esm, browser.cjs].every((keys) => JSON.stringify(keys) === JSON.stringify(plain.esm)),
-    `all four builds export the same ${plain.esm.length} names`,
+    ['dist/index.mjs', 'dist/index.cjs'].every((file) => packageImports(file).every((name) => name === 'rxjs')),
+    'the build imports no package but rxjs',
   ],
   [
-    ['dist/index.browser.mjs', 'dist/index.browser.cjs'].every((file) => dependencyImports(file).length === 0),
-    'the browser builds import neither cross-fetch nor uuid',
-  ],
-  [
-    ['dist/index.mjs', 'dist/index.cjs'].every((file) => dependencyImports(file).sort().join() === 'cross-fetch,uuid'),
-    'the default builds import cross-fetch and uuid (for Node and runtimes without a global fetch or crypto)',
-  ],
-  [
-    [plain, browser].every((run) => run.consumed && run.externalIds.length === 1 && UUID_V4.test(run.externalIds[0])),
-    'both charge a consume with a v4 id through their default fetch',
+    [plain, native].every((run) => run.consumed && run.externalIds.length === 1 && UUID_V4.test(run.externalIds[0])),
+    'both charge a consume with a v4 id through the global fetch',
   ],
 ];
 for (const [ok, what] of expectations) {
   console.log(`${ok ? 'ok' : 'FAIL'}: ${what}`);
-  if (!ok) console.log(JSON.stringify({ plain, browser }, null, 2));
-  if (!ok) failures.push(`browser condition: not true that ${what}`);
+  if (!ok) console.log(JSON.stringify({ plain, native }, null, 2));
+  if (!ok) failures.push(`react-native condition: not true that ${what}`);
 }
 
 if (failures.length > 0) {
@@ -399,5 +389,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(
-  '\ncheck-package: attw, publint, the consumer type checks (element without @types/react, React JSX) and the browser condition are clean',
+  '\ncheck-package: attw, publint, the consumer type checks (element without @types/react, React JSX) and the react-native condition are clean',
 );

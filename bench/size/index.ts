@@ -26,7 +26,7 @@ function reported(figure: string, value: number): Row {
 
 /**
  * Every size row of `npm run bench`, min+gz (gzip level 9) unless the figure
- * says otherwise; _own_ keeps rxjs, uuid and cross-fetch external, _all_ is
+ * says otherwise; _own_ keeps rxjs external, _all_ is
  * everything the bundle pulls in. Every bundle is a production build
  * (`process.env.NODE_ENV` = "production") except the development rows beside
  * them. The two goals of issue 24 carry verdicts.
@@ -39,7 +39,6 @@ function reported(figure: string, value: number): Row {
 export async function measureSizeRows(root: string): Promise<Row[]> {
   const { client, clientDevelopment, barrel, rxjsApp } = await measureSize(root);
   const browser = client.browser;
-  const legacy = client['browser-without-condition'];
   const element = await measureElementSize(root);
   const when = await measureWhenSize(root);
   return [
@@ -58,15 +57,10 @@ export async function measureSizeRows(root: string): Promise<Row[]> {
       browser.own,
     ),
     row(
-      'createClient only, browser, all (rxjs too), production, vs without the browser condition',
+      'createClient only, browser, all (rxjs too), production',
       browser.total,
       `<= ${SIZE_GOALS.total} B`,
       browser.total.gzipped <= SIZE_GOALS.total,
-      legacy.total,
-    ),
-    reported(
-      `saved by the browser condition (cross-fetch's polyfill, uuid), ${KB(legacy.total.gzipped - browser.total.gzipped)}`,
-      legacy.total.gzipped - browser.total.gzipped,
     ),
     reported('createClient only, browser, own code, minified', browser.own.minified),
     reported('createClient only, browser, own code, development, minified', clientDevelopment.own.minified),
@@ -93,9 +87,9 @@ export async function measureSizeRows(root: string): Promise<Row[]> {
       goal: `<= ${WHEN_ADDED_GOAL} B`,
       met: when.added <= WHEN_ADDED_GOAL,
     },
-    row('createClient only, Node build, own code', client.node.own, '(reported)', null),
-    row('createClient only, Node build, all (node-fetch, rxjs CJS)', client.node.total, '(not shipped)', null),
-    row('whole barrel (export *), Node build, own code', barrel.node.own, '(reported)', null),
-    row('whole barrel (export *), Node build, all (node-fetch, rxjs CJS)', barrel.node.total, '(not shipped)', null),
+    row('createClient only, bundled for Node, own code', client.node.own, '(reported)', null),
+    row('createClient only, bundled for Node, all (rxjs CJS)', client.node.total, '(not shipped)', null),
+    row('whole barrel (export *), bundled for Node, own code', barrel.node.own, '(reported)', null),
+    row('whole barrel (export *), bundled for Node, all (rxjs CJS)', barrel.node.total, '(not shipped)', null),
   ];
 }

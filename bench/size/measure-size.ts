@@ -13,18 +13,13 @@ export interface Bundle {
 }
 
 /**
- * Which build of the package a bundler gives the app:
- * - `browser`: the `browser` export condition (lib/platform/X.browser.ts, the
- *   platform fetch and crypto.randomUUID), bundled for browsers;
- * - `browser-without-condition`: the default files bundled for browsers, as a
- *   bundler that ignores the condition would (cross-fetch's browser ponyfill
- *   with its whatwg-fetch polyfill, uuid's browser build): what a browser app
- *   got before the condition, so the difference is what the condition saves;
- * - `node`: the default files bundled for Node (cross-fetch's node-fetch, uuid,
- *   rxjs's CommonJS build, which Node's `node` condition picks and nothing can
- *   tree-shake). Nothing of it is downloaded; reported for completeness.
+ * Which platform the app's bundler builds for (the package has one build for all):
+ * - `browser`: bundled for browsers (rxjs's `esm5` build, as Vite and webpack pick it);
+ *   React Native's Metro resolves the same files (the `react-native` condition);
+ * - `node`: bundled for Node (rxjs's CommonJS build, which Node's `node` condition
+ *   picks and nothing can tree-shake). Nothing of it is downloaded; reported for completeness.
  */
-export type Target = 'browser' | 'browser-without-condition' | 'node';
+export type Target = 'browser' | 'node';
 
 /**
  * What the app's bundler sets `process.env.NODE_ENV` to: `production` drops
@@ -33,7 +28,7 @@ export type Target = 'browser' | 'browser-without-condition' | 'node';
  */
 export type Mode = 'production' | 'development';
 
-/** Own code (rxjs, uuid and cross-fetch external) and everything a bundle pulls in. */
+/** Own code (rxjs external) and everything a bundle pulls in. */
 export interface OwnAndTotal {
   readonly own: Bundle;
   readonly total: Bundle;
@@ -43,31 +38,24 @@ export interface OwnAndTotal {
 export interface SizeFigures {
   /** An app importing only `createClient`, production build (the size goals). */
   readonly client: Readonly<Record<Target, OwnAndTotal>>;
-  /** The same app, browser build, as its bundler builds it for development. */
+  /** The same app, bundled for browsers, as its bundler builds it for development. */
   readonly clientDevelopment: OwnAndTotal;
   /** An app importing every export of lib/index.ts (`export *`), tabSync() and reloadSafe() included. */
-  readonly barrel: Readonly<Record<Exclude<Target, 'browser-without-condition'>, OwnAndTotal>>;
-  /** An app that uses about 25 rxjs operators and creators, alone and with `createClient`, browser build. */
+  readonly barrel: Readonly<Record<Target, OwnAndTotal>>;
+  /** An app that uses about 25 rxjs operators and creators, alone and with `createClient`, for browsers. */
   readonly rxjsApp: { readonly alone: Bundle; readonly withClient: Bundle };
 }
 
-const EXTERNAL = ['rxjs', 'uuid', 'cross-fetch'];
+const EXTERNAL = ['rxjs'];
 
-// The browser build's one rule, as in scripts/build.mjs: '.browser.ts' first
-// makes './platform/x' resolve to lib/platform/x.browser.ts where it exists.
-const BROWSER_RESOLVE_EXTENSIONS = ['.browser.ts', '.ts', '.js', '.mjs', '.cjs', '.json'];
-
-// The built package is one file with its dependencies external and declared
-// side-effect free (scripts/build.mjs), so an import of one that nothing uses
-// is not in dist/ at all. Bundling lib/ from source, esbuild is told the same,
-// bundled or external: otherwise an unused import of cross-fetch (CommonJS,
-// with no `sideEffects` field) would keep its whatwg-fetch polyfill here
-// though no user's bundle gets it.
+// The built package is one file with its peers external and declared side-effect free
+// (scripts/build.mjs), so an import of one that nothing uses is not in dist/ at all. Bundling lib/
+// from source, esbuild is told the same, bundled or external.
 const RESOLVING = Symbol('resolving');
 const pureDependencies: Plugin = {
   name: 'pure-dependencies',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^(cross-fetch|uuid|rxjs)(\/|$)/ }, async (args) => {
+    pluginBuild.onResolve({ filter: /^rxjs(\/|$)/ }, async (args) => {
       if (args.pluginData === RESOLVING) return undefined;
       if (pluginBuild.initialOptions.external?.includes(args.path.split('/')[0] ?? '')) {
         return { path: args.path, external: true, sideEffects: false };
@@ -147,7 +135,6 @@ export async function bundle(
     minify: true,
     format: 'esm',
     platform: target === 'node' ? 'node' : 'browser',
-    ...(target === 'browser' ? { resolveExtensions: BROWSER_RESOLVE_EXTENSIONS } : {}),
     target: 'es2020',
     // Set whatever the platform: esbuild defines it for browsers only, and only when minifying.
     define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
@@ -184,7 +171,6 @@ export async function measureSize(root: string): Promise<SizeFigures> {
   return {
     client: {
       browser: await ownAndTotal(root, CLIENT_ONLY, 'browser'),
-      'browser-without-condition': await ownAndTotal(root, CLIENT_ONLY, 'browser-without-condition'),
       node: await ownAndTotal(root, CLIENT_ONLY, 'node'),
     },
     clientDevelopment: await ownAndTotal(root, CLIENT_ONLY, 'browser', 'development'),

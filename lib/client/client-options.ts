@@ -28,8 +28,8 @@ export interface ClientOptions {
    */
   readonly headers?: HeadersOption;
   /**
-   * The function every request goes through: by default the platform
-   * `fetch` in the browser build, `cross-fetch` elsewhere. It must honour
+   * The function every request goes through: by default the global
+   * `fetch`, read at each request (browsers, Node 18+, React Native). It must honour
    * `init.signal`: timeouts and `dispose()` abort through it.
    */
   readonly fetch?: FetchLike;

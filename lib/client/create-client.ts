@@ -5,7 +5,7 @@ import type { BillingFeature, FeatureSetup } from '../features/feature';
 import { firstHook, type StoreHooks } from '../store/hooks';
 import { resolveOptions, type ClientOptions } from './options';
 import { defaultFetch } from '../platform/default-fetch';
-import { randomId } from '../platform/random-id';
+import { newPageId, randomId } from '../platform/random-id';
 import { monotonicScheduler } from '../shared/scheduler';
 import { createBillingApi } from '../transport/billing-api';
 import { defaultRetryPolicy } from '../transport/retry-policy';
@@ -47,12 +47,16 @@ export function createClient(options: ClientOptions): Client {
   const { scope, scheduler, timeoutMs, retries } = resolved;
   const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, events } = options;
   const wallNow = wallClock(scheduler);
+  // Made when a feature first reads it (tabSync, reloadSafe), so a client without them needs no crypto.
+  let pageId: string | undefined;
   const hooks = install([devtools, storage, sync, resolved.refetch, events], {
     scope,
     scheduler,
     timeoutMs,
     wallNow,
-    pageId: randomId(),
+    get pageId() {
+      return (pageId ??= newPageId());
+    },
   });
   const api = createBillingApi(
     {

@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import { invalid } from '../shared/errors';
+import { invalid, missingGlobal } from '../shared/errors';
 import { checkFields, integer, type Rule } from '../shared/option-names';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot } from '../core/snapshot';
@@ -91,9 +91,13 @@ export function resolveOptions(options: ClientOptions) {
   }
   checkFields(options, RULES, 'option');
   const { baseUrl, appKey } = options;
+  // A bare Hermes has neither (React Native 0.86 has both): named here, not blamed on baseUrl or left as a
+  // ReferenceError at the first request.
+  if (typeof AbortController !== 'function') missingGlobal('AbortController');
   const url = attempt(() => new URL(baseUrl));
   // Only what is wrong with the URL is said: it may embed a credential.
   if (!/^https?:$/.test(url?.protocol as string) || url!.username || url!.password || /[?#]/.test(baseUrl)) {
+    if (typeof URL !== 'function') missingGlobal('URL');
     invalid(
       __DEV__ ? 'baseUrl must be an absolute http(s) URL without credentials, query or fragment' : 'invalid baseUrl',
     );

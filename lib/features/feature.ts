@@ -38,7 +38,11 @@ export interface FeatureSetup {
    * scheduler, else the given scheduler's `now()`.
    */
   readonly wallNow: () => number;
-  /** This client's id, one per page instance, shared by its features (locks and storage entries name it). */
+  /**
+   * This client's id, one per page instance, shared by its features (locks and
+   * storage entries name it). Made on the first read, from a source that never
+   * throws: a client whose features never read it needs no `crypto`.
+   */
   readonly pageId: string;
 }
 

@@ -132,3 +132,24 @@ function shown(value: unknown): string {
 export function invalid(message: string, ...got: [unknown?]): never {
   throw new BillingError('invalid_argument', __DEV__ && got.length ? `${message} (got ${shown(got[0])})` : message);
 }
+
+/**
+ * Throws `invalid_argument` for a global this runtime lacks (a bare Hermes,
+ * React Native without a polyfill), from the call that needs it; in
+ * development the message names the fix.
+ */
+export function missingGlobal(name: 'crypto' | 'URL' | 'AbortController'): never {
+  return invalid(
+    __DEV__
+      ? `This runtime has no global ${name}: ${
+          {
+            crypto:
+              "import 'react-native-get-random-values' before this package in React Native (on Node 18, run with " +
+              '--experimental-global-webcrypto), or pass consume({ externalId }) yourself',
+            URL: 'install a URL polyfill such as react-native-url-polyfill',
+            AbortController: 'install an AbortController polyfill',
+          }[name]
+        }`
+      : `no global ${name}`,
+  );
+}

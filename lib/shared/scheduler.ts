@@ -3,7 +3,8 @@ import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
 // A scheduler over setTimeout with a monotonic clock: all the client needs of
 // RxJS's asyncScheduler, without its action and interval machinery in the bundle.
 // `background` timers are unref'd in Node (browsers' timers are numbers and hold nothing).
-const now = () => performance.now();
+// `performance.now()`, else `Date.now()` where there is no `performance` (a bare Hermes), read at each call.
+const now = () => (globalThis.performance ?? Date).now();
 
 function timeoutScheduler(background: boolean): SchedulerLike {
   return {
@@ -34,7 +35,7 @@ function timeoutScheduler(background: boolean): SchedulerLike {
 /**
  * The default `scheduler`: timers on `setTimeout`, with a monotonic clock
  * (`performance.now()`), so moving the wall clock neither stretches nor cuts
- * a free period.
+ * a free period. Where the runtime has no `performance`, `Date.now()`.
  *
  * In Node, the timers the client arms for itself (the end of a free period,
  * the `freePeriodRemaining$` countdown) do not keep the process alive, so a

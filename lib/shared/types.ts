@@ -140,8 +140,8 @@ export type HeadersOption = HeadersValue | (() => HeadersValue | Promise<Headers
 export type HeadersValue = Readonly<Record<string, string>> | Headers;
 
 /**
- * The fetch function the transport calls: by default the platform `fetch`
- * in the browser build, `cross-fetch` elsewhere.
+ * The fetch function the transport calls: by default the global `fetch`,
+ * read at each request (browsers, Node 18+, React Native).
  *
  * @example
  * ```ts

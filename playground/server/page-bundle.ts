@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { devFlag } from '../../scripts/dev-flag.cjs';
 
 /**
- * Bundles the demo page for the browser from the library's own sources (rxjs,
- * uuid and cross-fetch's browser build inlined), in memory: the page runs
+ * Bundles the demo page for the browser from the library's own sources (rxjs
+ * inlined), in memory: the page runs
  * exactly the code in lib/, with nothing written to disk.
  */
 export async function bundlePage(): Promise<string> {

@@ -6,7 +6,7 @@ import { devFlag } from '../../scripts/dev-flag.cjs';
 
 /**
  * Bundles `source` (TypeScript, imports relative to the repository root) for the browser as
- * the package's browser build would, React in its development build (which reports hydration
+ * an app's bundler would, React in its development build (which reports hydration
  * mismatches).
  */
 export async function bundlePage(source: string): Promise<string> {
@@ -16,7 +16,6 @@ export async function bundlePage(source: string): Promise<string> {
     plugins: [devFlag],
     write: false,
     platform: 'browser',
-    resolveExtensions: ['.browser.ts', '.ts', '.js', '.mjs', '.cjs', '.json'],
     define: { 'process.env.NODE_ENV': '"development"' },
     format: 'iife',
     target: 'es2020',

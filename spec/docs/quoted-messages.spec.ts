@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createClient, isBillingError, refetchOn, type ClientOptions, type FetchLike } from '../../lib';
-import { defaultFetch as browserFetch } from '../../lib/platform/default-fetch.browser';
+import { defaultFetch as browserFetch } from '../../lib/platform/default-fetch';
 import { createReferenceBackend } from '../../lib/testing';
 
 // Every error message the docs quote must be one the library really gives (issue 25,
@@ -135,7 +135,7 @@ async function realMessages(): Promise<string[]> {
       baseUrl: `http://127.0.0.1:${await closedPort()}`,
     }),
   ];
-  // The browser build's default fetch where there is no global fetch (Jest's jsdom).
+  // The default fetch where there is no global fetch (Jest's jsdom, a bare Hermes).
   Reflect.deleteProperty(globalThis, 'fetch');
   try {
     messages.push(await rejectedWith('balance', browserFetch));

@@ -21,7 +21,6 @@ async function browserBundle(): Promise<string> {
     // Neutral: esbuild defines process.env.NODE_ENV for the browser platform, and nothing here must.
     platform: 'neutral',
     mainFields: ['module', 'main'],
-    resolveExtensions: ['.browser.ts', '.ts', '.js', '.mjs', '.cjs', '.json'],
     format: 'iife',
     globalName: 'unifiedBilling',
     target: 'es2020',

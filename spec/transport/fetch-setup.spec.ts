@@ -1,5 +1,5 @@
 import type { BillingEvent } from '../../lib';
-import { defaultFetch } from '../../lib/platform/default-fetch.browser';
+import { defaultFetch } from '../../lib/platform/default-fetch';
 import { cleanup, fixture } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 import { byMode } from '../helpers/mode';
@@ -21,7 +21,7 @@ function withEvents(fetch: unknown) {
 }
 
 describe('a missing or broken fetch is a setup error', () => {
-  it("the browser build's default fetch where there is none (Jest's jsdom): invalid_argument at once, saying to pass fetch", async () => {
+  it("the default fetch where there is none (Jest's jsdom, a bare Hermes): invalid_argument at once, saying to pass fetch", async () => {
     const saved = globalThis.fetch;
     // What Jest's jsdom environment gives: no global fetch.
     delete (globalThis as { fetch?: unknown }).fetch;

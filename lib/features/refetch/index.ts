@@ -35,8 +35,10 @@ export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
       checked
         ? {
             effects: [
-              (_action$, _state$, { loadUsage, refetchUsage, scheduler }) =>
-                new Observable<never>(() => armRefetch(checked, { refetch: loadUsage, refetchUsage, scheduler })),
+              (actions, _state$, { loadUsage, refetchUsage, scheduler }) =>
+                new Observable<never>(() =>
+                  armRefetch(checked, { refetch: loadUsage, refetchUsage, scheduler, actions }),
+                ),
             ],
           }
         : {},

@@ -22,7 +22,7 @@ export interface RefetchOptions {
   /**
    * Refetch each time this source emits: an RxJS `Observable`, or anything
    * with `subscribe(observer)`, such as the app's `EventSource` or WebSocket
-   * wrapped in `fromEvent`. A value is only a refetchUsage ("the server's usage
+   * wrapped in `fromEvent`. A value is only a nudge ("the server's usage
    * changed"): it is never read, and a burst shares one fetch. Subscribed when
    * the client is created, unsubscribed on `dispose()`; a source that errors
    * or completes is subscribed again after 1 s, doubling up to 30 s, then one
@@ -80,12 +80,14 @@ export function armRefetch(
   options: RefetchOptions,
   deps: {
     readonly refetch: () => void;
-    readonly refetchUsage: () => void;
+    readonly refetchUsage: () => Promise<void> | void;
     readonly scheduler: SchedulerLike;
+    /** The store's facts, so that `when` keeps one wait however many values come (see watchSource). */
+    readonly actions?: Subscribable<{ readonly type: string }>;
     readonly target?: RefetchTarget;
   },
 ): () => void {
-  const { refetch, refetchUsage, scheduler } = deps;
+  const { refetch, refetchUsage, scheduler, actions } = deps;
   const { window: win, document: doc, navigator: nav } = deps.target ?? (globalThis as RefetchTarget);
   const teardown = new Subscription();
   let last = -Infinity;
@@ -99,10 +101,19 @@ export function armRefetch(
     last = now;
     refetch();
   };
+  // Nothing to listen to where a target has no events: none in Node, and React Native's `window` is
+  // globalThis without addEventListener.
   const listen = (on: Listenable | undefined, type: string, listener: () => void): void => {
-    on?.addEventListener(type, listener);
-    teardown.add(() => on?.removeEventListener(type, listener));
+    if (typeof on?.addEventListener !== 'function') return;
+    on.addEventListener(type, listener);
+    teardown.add(() => on.removeEventListener(type, listener));
   };
+  if (__DEV__ && (options.focus || options.online) && win && typeof win.addEventListener !== 'function') {
+    console.warn(
+      'unified-billing: refetchOn({ focus, online }) does nothing here: this window has no events (React Native). ' +
+        "Pass refetchOn({ when }) a source of AppState's 'change' to 'active' instead (docs/react-native.md)",
+    );
+  }
 
   if (options.focus) {
     listen(win, 'focus', onSignal);
@@ -117,7 +128,7 @@ export function armRefetch(
     };
     teardown.add(inBackground(scheduler).schedule(tick, every));
   }
-  // Not throttled: the refetchUsage's own sharing bounds a burst to one fetch beyond the one in flight.
-  if (options.when) teardown.add(watchSource(options.when, refetchUsage, scheduler));
+  // Not throttled: the refetch's own sharing bounds a burst to one fetch beyond the one in flight.
+  if (options.when) teardown.add(watchSource({ source: options.when, refetchUsage, scheduler, actions }));
   return () => teardown.unsubscribe();
 }

@@ -12,19 +12,26 @@ export const WHEN_RULE: Rule = [
   'an Observable or an object with subscribe()',
 ];
 
+/** What {@link watchSource} watches, and what it calls. */
+export interface WatchOptions {
+  readonly source: Subscribable<unknown>;
+  /** The store's refetch: settles (never rejects) once the fetch that answers it is applied. */
+  readonly refetchUsage: () => Promise<void> | void;
+  readonly scheduler: SchedulerLike;
+  /** The store's facts: `usage/started` says the fetch a pending refetch joined has gone out. */
+  readonly actions?: Subscribable<{ readonly type: string }>;
+}
+
 /**
- * Subscribes to `source` now and calls `refetchUsage` for each value it emits. A
+ * Subscribes to `source` now and refetches for each value it emits. A
  * source that errors, completes or throws on subscribe is subscribed again
  * after 1 s, 2 s, 4 s … at most 30 s on the scheduler (a value brings the wait
- * back to 1 s), and `refetchUsage` is called once then, for what was missed while
- * nobody listened. In development its first end is one `console.warn` naming
- * the error. Returns the teardown, which unsubscribes and cancels the wait.
+ * back to 1 s), and refetches once then, for what was missed while nobody
+ * listened. In development its first end is one `console.warn` naming the
+ * error's class (never its text, which may quote a URL with a token).
+ * Returns the teardown, which unsubscribes and cancels the wait.
  */
-export function watchSource(
-  source: Subscribable<unknown>,
-  refetchUsage: () => void,
-  scheduler: SchedulerLike,
-): () => void {
+export function watchSource({ source, refetchUsage, scheduler, actions }: WatchOptions): () => void {
   // Through an Observable each subscription ends once: a throw on subscribe is its error, and a second
   // error, or a value after the end or after the teardown, is not heard.
   const source$ = new Observable<unknown>((subscriber) => source.subscribe(subscriber));
@@ -32,12 +39,34 @@ export function watchSource(
   let timer: Unsubscribable | undefined;
   let wait = FIRST_MS;
   let warned = false;
+  // One wait at a time, however many values come while a fetch is held: a refetch whose fetch has not gone
+  // out yet (`unsent`) answers every value until it does; a value after that asks for one more refetch once
+  // this one settles. Without the store's facts, every value while one is pending asks for one more.
+  let pending = false;
+  let unsent = false;
+  let again = false;
+  let closed = false;
+  const started = actions?.subscribe({ next: ({ type }) => type === 'usage/started' && (unsent = false) });
+  const nudge = (): void => {
+    if (closed) return;
+    if (pending) {
+      again ||= !unsent;
+      return;
+    }
+    pending = true;
+    unsent = !!actions;
+    again = false;
+    void Promise.resolve(refetchUsage()).then(() => {
+      pending = false;
+      if (again) nudge();
+    });
+  };
 
   const subscribe = (): void => {
     subscription = source$.subscribe({
       next: () => {
         wait = FIRST_MS;
-        refetchUsage();
+        nudge();
       },
       error: (error: unknown) => end(error),
       complete: () => end(undefined, true),
@@ -46,21 +75,25 @@ export function watchSource(
   const end = (error: unknown, completed?: boolean): void => {
     if (__DEV__ && !warned) {
       warned = true;
+      // Named by its class only (as tabSync's warning): an error's text may quote a URL with a token.
+      const failed = `failed (${(error as Error | null)?.name || typeof error})`;
       console.warn(
-        `unified-billing: the refetchOn({ when }) source ${completed ? 'completed' : `failed: ${String(error)}`}; ` +
+        `unified-billing: the refetchOn({ when }) source ${completed ? 'completed' : failed}; ` +
           `subscribing again in ${wait / 1000} s, then refetching (waits double up to 30 s; warned once per client)`,
       );
     }
     timer = inBackground(scheduler).schedule(() => {
       subscribe();
-      refetchUsage();
+      nudge();
     }, wait);
     wait = Math.min(wait * 2, LAST_MS);
   };
 
   subscribe();
   return () => {
+    closed = true;
     timer?.unsubscribe();
     subscription?.unsubscribe();
+    started?.unsubscribe();
   };
 }

@@ -111,7 +111,7 @@ describe('refetchOn({ when }): each value is a nudge', () => {
 
 describe('refetchOn({ when }): the source’s life', () => {
   it('an erroring source is subscribed again after 1 s, 2 s, 4 s … at most 30 s, each followed by one refetch', async () => {
-    const warnings = expectConsole('warn', /refetchOn\(\{ when \}\) source failed: Error: socket closed/);
+    const warnings = expectConsole('warn', /refetchOn\(\{ when \}\) source failed \(Error\)/);
     const { backend, source, clock } = await loaded();
     const waits: number[] = [];
     for (let round = 0; round < 7; round++) {
@@ -126,8 +126,9 @@ describe('refetchOn({ when }): the source’s life', () => {
     }
     expect(waits).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
     expect(source.subscribes).toBe(8);
-    // One warning for the client's life, naming the error.
+    // One warning for the client's life, naming the error's class only (its text may quote a token).
     expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).not.toContain('socket closed');
   });
 
   it('a source that completes is subscribed again too; a value brings the wait back to 1 s', async () => {
@@ -150,7 +151,7 @@ describe('refetchOn({ when }): the source’s life', () => {
   });
 
   it('a source that throws on subscribe is subscribed again after 1 s', async () => {
-    expectConsole('warn', /refetchOn\(\{ when \}\) source failed: Error: not connected/);
+    expectConsole('warn', /refetchOn\(\{ when \}\) source failed \(Error\); subscribing again in 1 s/);
     const source = new HandSource();
     let refuse = true;
     const flaky: Subscribable<string> = {

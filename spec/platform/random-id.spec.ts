@@ -1,10 +1,6 @@
 import { webcrypto } from 'node:crypto';
-import { randomId } from '../../lib/platform/random-id.browser';
-
-// The browser twin must not load uuid: if it did, importing it would throw here.
-jest.mock('uuid', () => {
-  throw new Error('random-id.browser.ts loaded uuid');
-});
+import { isBillingError } from '../../lib';
+import { newPageId, randomId } from '../../lib/platform/random-id';
 
 const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const original = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
@@ -27,7 +23,7 @@ const insecure = (fill?: number): Partial<Crypto> => ({
       : ((array as Uint8Array).fill(fill) as unknown as T),
 });
 
-describe('randomId() in the browser build', () => {
+describe('randomId(): the id of a consume sent without an externalId', () => {
   it('uses crypto.randomUUID where it exists', () => {
     const id = '7d444840-9dc0-41e4-8a0f-2d2f6c6b1c3e';
     const randomUUID = jest.fn(() => id as `${string}-${string}-${string}-${string}-${string}`);
@@ -52,7 +48,7 @@ describe('randomId() in the browser build', () => {
     expect(withCrypto(insecure(0x00), randomId)).toBe('00000000-0000-4000-8000-000000000000');
   });
 
-  it('without randomUUID: every random byte lands in the id, in order', () => {
+  it('without randomUUID: each nibble of the id is one random byte, in order', () => {
     let next = 0;
     const counting: Partial<Crypto> = {
       getRandomValues: <T extends ArrayBufferView | null>(array: T): T => {
@@ -61,7 +57,30 @@ describe('randomId() in the browser build', () => {
         return array;
       },
     };
-    // Bytes 0x00..0x0f; byte 6 (0x06) becomes 0x46 and byte 8 (0x08) 0x88.
-    expect(withCrypto(counting, randomId)).toBe('00010203-0405-4607-8809-0a0b0c0d0e0f');
+    // Bytes 0..30, low nibble each; the version is a literal 4 and the variant takes byte 15's two low bits.
+    expect(withCrypto(counting, randomId)).toBe('01234567-89ab-4cde-b012-3456789abcde');
+  });
+
+  it('with neither (React Native without a polyfill): a typed error naming the polyfill and externalId, never Math.random', () => {
+    const random = jest.spyOn(Math, 'random');
+    const error = withCrypto({}, () => {
+      try {
+        return randomId();
+      } catch (caught) {
+        return caught;
+      }
+    });
+    expect(isBillingError(error, 'invalid_argument')).toBe(true);
+    expect((error as Error).message).toMatch(/no global crypto: import 'react-native-get-random-values'.*externalId/);
+    expect(random).not.toHaveBeenCalled();
+    random.mockRestore();
+  });
+});
+
+describe('newPageId(): the page id a feature reads', () => {
+  it('needs no crypto and never throws', () => {
+    const ids = withCrypto({}, () => Array.from({ length: 1000 }, newPageId));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => /^[0-9a-z]+$/.test(id))).toBe(true);
   });
 });
