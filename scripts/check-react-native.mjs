@@ -38,10 +38,10 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 function step(title) {
   console.log(`\n== ${title}`);
 }
-async function timed(what, work) {
+async function timed(what, task) {
   const start = Date.now();
   try {
-    return await work();
+    return await task();
   } finally {
     const took = Date.now() - start;
     timings.push([what, took]);
@@ -74,12 +74,13 @@ const shown = (value) => JSON.stringify(value);
 // An error as the app described it, without its stack.
 const briefly = (error) => shown(error && { code: error.code, message: error.message });
 
-rmSync(work, { recursive: true, force: true });
+// A previous run's projects (React Native's is large) go first.
+await timed('clean', async () => rmSync(work, { recursive: true, force: true }));
 mkdirSync(work, { recursive: true });
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const given = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 const runs = (part) => only === undefined || only === part;
-const tarball = given ? resolve(given) : pack(work);
+const tarball = given ? resolve(given) : await timed('pack', async () => pack(work));
 console.log(`tarball: ${tarball}`);
 
 const shared = { 'unified-billing': `file:${tarball}`, rxjs: '^7.8.0' };
