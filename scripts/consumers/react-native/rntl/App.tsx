@@ -1,12 +1,11 @@
 // A React Native screen over unified-billing/react, as docs/recipes/react-native.ts
 // builds its client: React Native's fetch passed in, and a refetch each time the app
 // returns to the foreground (refetchOn({ when }) over AppState).
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { AppState, Pressable, Text, View, type AppStateStatus } from 'react-native';
 import { filter, fromEventPattern } from 'rxjs';
 import { createClient, isBillingError, refetchOn } from 'unified-billing';
 import { BillingProvider, useBilling, useBillingCheck, useFreePeriodRemaining, useUsage } from 'unified-billing/react';
-import { useState } from 'react';
 
 const foreground$ = fromEventPattern<AppStateStatus>(
   (handler) => AppState.addEventListener('change', handler),
