@@ -150,7 +150,7 @@ function finish() {
     console.error(`\ncheck-react-native: FAILED after ${total}\n- ${failures.join('\n- ')}`);
     process.exit(1);
   }
-  console.log(`\ncheck-react-native: Hermes and the React Native Jest preset passed (${total})`);
+  console.log(`\ncheck-react-native: every check passed (${total})`);
   process.exit(0);
 }
 
