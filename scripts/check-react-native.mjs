@@ -10,7 +10,8 @@
 // - @testing-library/react-native under the React Native Jest preset
 //   (@react-native/jest-preset, no transformIgnorePatterns entry for the package or its
 //   dependencies): scripts/consumers/react-native/rntl/ renders BillingProvider and the
-//   hooks against the reference backend, and presses Export.
+//   hooks, over a client from the shipped React Native recipe, against the reference
+//   backend, and presses Export.
 // Installs what it needs into a temporary folder; prints how long each part took.
 //
 //   node scripts/check-react-native.mjs [tarball] [--only=hermes|rntl]
@@ -256,8 +257,27 @@ async function checkHermes(dir) {
   );
 }
 
+/**
+ * The React Native recipe as the package ships it, made what its comment says an app
+ * writes: its local declaration of AppState deleted and the import it names put instead.
+ */
+function recipeAsAnAppWritesIt(dir) {
+  const source = readFileSync(join(dir, 'node_modules/unified-billing/docs/recipes/react-native.ts'), 'utf8');
+  const imported = /write instead:\n\/\/\n\/\/ {3}(import .* from 'react-native';)$/m.exec(source)?.[1];
+  const declared = /^type AppStateStatus = .*\ndeclare const AppState: \{\n[\s\S]*?\n\};\n/m;
+  if (imported === undefined || !declared.test(source)) return undefined;
+  return source.replace(declared, `${imported}\n`);
+}
+
 async function checkTestingLibrary(dir) {
   step('@testing-library/react-native under @react-native/jest-preset, against the reference backend');
+  const recipe = recipeAsAnAppWritesIt(dir);
+  const found = check(
+    recipe !== undefined,
+    "docs/recipes/react-native.ts declares AppState locally and names the import an app writes instead (the screen's client comes from it)",
+  );
+  if (!found) return;
+  writeFileSync(join(dir, 'recipe.ts'), recipe);
   const config = createRequire(join(dir, 'package.json'))('./jest.config.js');
   check(
     same(Object.keys(config), ['preset']),

@@ -1,16 +1,12 @@
-// A React Native screen over unified-billing/react, as docs/recipes/react-native.ts
-// builds its client: React Native's fetch passed in, and a refetch each time the app
-// returns to the foreground (refetchOn({ when }) over AppState).
+// A React Native screen over unified-billing/react, its client made by the React Native
+// recipe as the package ships it (docs/recipes/react-native.ts, copied to recipe.ts by
+// check-react-native.mjs with the AppState import its comment says to write): a refetch
+// each time the app returns to the foreground, refetchOn({ when }) over AppState.
 import { useEffect, useState } from 'react';
-import { AppState, Pressable, Text, View, type AppStateStatus } from 'react-native';
-import { filter, fromEventPattern } from 'rxjs';
-import { createClient, isBillingError, refetchOn } from 'unified-billing';
+import { Pressable, Text, View } from 'react-native';
+import { isBillingError } from 'unified-billing';
 import { BillingProvider, useBilling, useBillingCheck, useFreePeriodRemaining, useUsage } from 'unified-billing/react';
-
-const foreground$ = fromEventPattern<AppStateStatus>(
-  (handler) => AppState.addEventListener('change', handler),
-  (_handler, subscription: { remove(): void }) => subscription.remove(),
-).pipe(filter((state) => state === 'active'));
+import { createAppClient } from './recipe';
 
 function Quota() {
   const billing = useBilling();
@@ -43,17 +39,9 @@ function Quota() {
   );
 }
 
-export function BillingScreen({ baseUrl, token }: { baseUrl: string; token: string }) {
-  const create = () =>
-    createClient({
-      baseUrl,
-      appKey: 'poster',
-      headers: async () => ({ Authorization: `Bearer ${token}` }),
-      fetch: (input, init) => fetch(input, init),
-      refetch: refetchOn({ when: foreground$ }),
-    });
+export function BillingScreen({ token }: { token: string }) {
   return (
-    <BillingProvider create={create} user={token}>
+    <BillingProvider create={() => createAppClient(async () => token)} user={token}>
       <Quota />
     </BillingProvider>
   );

@@ -1,5 +1,7 @@
 // unified-billing/react in a React Native screen, under the React Native Jest preset,
-// against the reference backend: what the user reads, before and after a press.
+// against the reference backend: what the user reads, before and after a press. The
+// recipe's https://api.example.com is routed to the backend through the global fetch,
+// which the client reads at each request (React Native's, here the environment's).
 import { fireEvent, render, screen } from '@testing-library/react-native';
 import { startReferenceBackend } from 'unified-billing/testing';
 import { BillingScreen } from '../App';
@@ -19,8 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => backend.close());
 
+const RECIPE_BACKEND = 'https://api.example.com';
+const realFetch = globalThis.fetch;
+beforeEach(() => {
+  globalThis.fetch = (input, init) => {
+    const url = String(input);
+    if (!url.startsWith(`${RECIPE_BACKEND}/`)) throw new Error(`a request to ${url}, not to the recipe's backend`);
+    return realFetch(backend.url + url.slice(RECIPE_BACKEND.length), init);
+  };
+});
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
 test('shows the free count, and a press uses a free export and starts the free period', async () => {
-  render(<BillingScreen baseUrl={backend.url} token="free-user" />);
+  render(<BillingScreen token="free-user" />);
   expect(screen.getByText('Loading…')).toBeTruthy();
   expect(await screen.findByText('2 of 3 free · 50 credits', {}, slow)).toBeTruthy();
   expect(screen.getByText('Next export: free_count')).toBeTruthy();
@@ -32,7 +47,7 @@ test('shows the free count, and a press uses a free export and starts the free p
 });
 
 test('with no free export left, a press pays with credits and shows the new balance', async () => {
-  render(<BillingScreen baseUrl={backend.url} token="credit-user" />);
+  render(<BillingScreen token="credit-user" />);
   expect(await screen.findByText('0 of 3 free · 50 credits', {}, slow)).toBeTruthy();
   expect(screen.getByText('Next export: credits')).toBeTruthy();
 
