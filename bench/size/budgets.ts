@@ -7,9 +7,11 @@
  * 7,700 B, and everything the bundle pulls in (rxjs and tslib included) at
  * most 11 KB. `npm run bench` prints both with their verdicts, and the
  * development build beside them (bench/size/index.ts). Issue 11's goals were
- * 4 KB and 8 KB (aim 3.3 KB).
+ * 4 KB and 8 KB (aim 3.3 KB). Issues 36 and 37 state the all-in goal as
+ * 11,300 B (it was 11 KB, 11,264 B): the missing-global errors, the page id
+ * made on demand and the clock fallback cost 63 B of it.
  */
-export const SIZE_GOALS = { own: 8 * 1024, total: 11 * 1024 } as const;
+export const SIZE_GOALS = { own: 8 * 1024, total: 11_300 } as const;
 
 /**
  * What the goals aim at.

@@ -1,27 +1,31 @@
 // Recipe: React Native. What the client needs there, and a refresh of the
 // quota each time the app comes back to the foreground: `refetchOn({ when })`
 // over `AppState`, so no listener is written by hand and `dispose()` removes it.
+// The whole story (polyfills, Metro, Jest, a platform table, troubleshooting):
+// docs/react-native.md.
 //
-// 1. Random ids. A consume without an `externalId` gets a UUID from the `uuid`
-//    package, which needs `crypto.getRandomValues`; React Native has none.
-//    Install `react-native-get-random-values` and import it first in the
-//    entry file, before anything that imports unified-billing:
+// 1. Random ids, only if some consume() has no `externalId` of its own. Such a
+//    consume's id comes from `crypto.randomUUID()` or `crypto.getRandomValues()`;
+//    React Native has neither, so that consume fails with a `BillingError`
+//    (`invalid_argument`) naming the polyfill. Either pass
+//    `consume({ externalId })` every time, or install
+//    `react-native-get-random-values` and import it first in the entry file:
 //
 //      // index.js
 //      import 'react-native-get-random-values';
-//      import 'react-native-url-polyfill/auto';
 //      import { AppRegistry } from 'react-native';
 //
-// 2. URL. `createClient` validates `baseUrl` with `URL` and reads its
-//    `protocol`; React Native's built-in `URL` has long left that getter
-//    unimplemented (it throws "URL.protocol is not implemented"), hence
-//    `react-native-url-polyfill/auto` above.
-// 3. fetch. Pass React Native's global `fetch` as the `fetch` option, so no
-//    other fetch implementation is bundled or chosen for you (below).
-// 4. Not for React Native: `tabSync()` (no tabs, no BroadcastChannel), and
-//    `reloadSafe(sessionStorage)` (no `sessionStorage`; `reloadSafe` takes
-//    any synchronous getItem/setItem/removeItem storage, AsyncStorage is not
-//    one).
+//    `createClient` itself needs no `crypto`.
+// 2. Nothing else. React Native 0.86 has `fetch`, `URL` (with `protocol`),
+//    `AbortController` and `performance`; the package has no dependency, and
+//    Metro resolves its `react-native` export condition to the one build.
+//    The client reads the global `fetch` at each request: no `fetch` option.
+// 3. Not `focus`/`online`: React Native's `window` has no events, so they do
+//    nothing there (one development warning); `when` over `AppState` below.
+// 4. Not for React Native: `tabSync()` (one JavaScript context, no
+//    BroadcastChannel). `reloadSafe()` takes any synchronous
+//    getItem/setItem/removeItem storage: MMKV through three lines (see
+//    docs/react-native.md); AsyncStorage is asynchronous, so not one.
 //
 // The hooks of `unified-billing/react` (`useUsage`, `useBillingCheck`,
 // `useFreePeriodRemaining`) work unchanged: they only need React.
@@ -58,8 +62,6 @@ export function createAppClient(getToken: () => Promise<string>): Client {
     baseUrl: 'https://api.example.com',
     appKey: 'poster',
     headers: async () => ({ Authorization: `Bearer ${await getToken()}` }),
-    // React Native's fetch; the arrow keeps it called as a plain function.
-    fetch: (input, init) => fetch(input, init),
     // A live push from your server (live-websocket.ts) can go beside it: `when: merge(foreground$, socket$)`.
     refetch: refetchOn({ when: foreground$ }),
   });

@@ -47,7 +47,7 @@ export function createClient(options: ClientOptions): Client {
   const { scope, scheduler, timeoutMs, retries } = resolved;
   const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, events } = options;
   const wallNow = wallClock(scheduler);
-  // Made when a feature first reads it (tabSync, reloadSafe), so a client without them needs no crypto.
+  // Made when a feature first reads it (tabSync, reloadSafe): a client without them makes none.
   let pageId: string | undefined;
   const hooks = install([devtools, storage, sync, resolved.refetch, events], {
     scope,

@@ -127,13 +127,15 @@ describe(`no development warning or message quotes a secret (in the headers, or 
       retries: 0,
       events: billingEvents({
         onEvent: (event) => {
-          if (event.type === 'request:failed' || event.type === 'consume:failed')
+          if (event.type === 'refresh:failed' || event.type === 'consume:failed')
             throw (event as { error: Error }).error;
         },
       }),
     });
     await failure(() => client.billing.consume({ externalId: 'secret-sweep-2' }));
     client.billing.dispose();
+    expect(output.join()).toMatch(/events\$ emits nothing without the events feature/);
+    expect(output.join()).toMatch(/onEvent threw on "consume:failed"/);
   });
 
   it('the headers option function throwing with the secret in its text', async () => {
