@@ -184,7 +184,12 @@ async function checkHermes(dir) {
   check(nodeOnly.length === 0, `the bundle holds no Node-only package (found: ${nodeOnly.join(', ') || 'none'})`);
   check(!/require\(["']node:/.test(code), "the bundle has no require('node:...')");
 
-  const hermes = join(dir, 'node_modules/hermes-engine-cli/linux64-bin/hermes');
+  const hermes = join(
+    dir,
+    'node_modules/hermes-engine-cli',
+    process.platform === 'darwin' ? 'osx-bin' : 'linux64-bin',
+    'hermes',
+  );
   // -Xmicrotask-queue: React Native runs Hermes with its microtask queue (Promise jobs
   // before timers); -w: the compiler's warnings are about globals the code tests first.
   const result = await timed('Hermes: run', () =>
