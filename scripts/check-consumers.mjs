@@ -22,11 +22,12 @@
 //
 //   node scripts/check-consumers.mjs [tarball] [--only=jest|vitest|node|vite|nextjs|vue|angular]
 //   (packs the repository when no tarball is given; --only runs one part)
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { checkNextjs } from './check-nextjs.mjs';
+import { pack, run } from './consumer-tools.mjs';
 import { checkAngular, checkVue } from './check-frameworks.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -46,25 +47,6 @@ function step(title) {
   console.log(`\n== ${title}`);
 }
 
-/** Runs a command in its own process group; kills the group when the limit passes. */
-function run(command, args, { cwd, limitMs, env }) {
-  return new Promise((done) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, detached: true });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      process.kill(-child.pid, 'SIGKILL');
-    }, limitMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, output, timedOut });
-    });
-  });
-}
-
 function report(what, result, extraProblem) {
   const problem = result.timedOut
     ? `did not end within its limit (something keeps the process alive)`
@@ -78,19 +60,12 @@ function report(what, result, extraProblem) {
   }
 }
 
-function pack() {
-  const [{ filename }] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }),
-  );
-  return join(work, basename(filename));
-}
-
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const given = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 const runs = (part) => only === undefined || only === part;
-const tarball = given ? resolve(given) : pack();
+const tarball = given ? resolve(given) : pack(work);
 console.log(`tarball: ${tarball}`);
 
 const shared = { 'unified-billing': `file:${tarball}`, rxjs: '^7.8.0' };
