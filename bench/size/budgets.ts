@@ -148,7 +148,7 @@ export interface EntryBudget {
 export const ENTRY_BUDGETS = {
   client: {
     name: 'createClient app, rxjs included',
-    path: 'dist/index.browser.mjs',
+    path: 'dist/index.mjs',
     import: '{ createClient }',
     bundled: ['rxjs'],
     brotli: 10_500,

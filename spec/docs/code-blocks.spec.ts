@@ -40,6 +40,19 @@ declare global {
 }
 export {};
 `;
+// The platform modules the React Native page's blocks import, as far as the blocks use them (not installed here).
+const PLATFORM_MODULES = `
+declare module 'react-native' {
+  export const AppState: { addEventListener(type: 'change', handler: (state: string) => void): { remove(): void } };
+}
+declare module 'react-native-mmkv' {
+  export class MMKV {
+    getString(key: string): string | undefined;
+    set(key: string, value: string): void;
+    delete(key: string): void;
+  }
+}
+`;
 
 // Blocks checked elsewhere, by the tool they are written for: the Next.js recipe's files (relative imports; CI runs
 // `next build` on them) and the Vite plugin (scripts/check-consumers.mjs runs it under Vite, which is not installed here).
@@ -51,7 +64,7 @@ const PUBLISHED = Object.keys(manifest.exports)
   .filter((key) => key !== './package.json')
   .map((key) => (key === '.' ? 'unified-billing' : `unified-billing/${key.slice(2)}`));
 // What the blocks may import besides the package: its peers and what the recipes name.
-const OTHERS = ['rxjs', 'react', 'symbol-observable'];
+const OTHERS = ['rxjs', 'react', 'symbol-observable', 'react-native', 'react-native-mmkv'];
 
 function blocks(): CodeBlock[] {
   return markdownPages()
@@ -94,11 +107,13 @@ export function typeErrors(checked: readonly CodeBlock[]): string[] {
     files.set(name, { block, text: `${block.code}\nexport {};\n` });
   });
   const prelude = join(ROOT, '.docs-blocks', 'app.d.ts');
+  const platforms = join(ROOT, '.docs-blocks', 'platforms.d.ts');
   const host = ts.createCompilerHost(OPTIONS);
   const readFile = host.readFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
-  const virtual = (name: string) => (name === prelude ? APP : files.get(name)?.text);
+  const virtual = (name: string) =>
+    name === prelude ? APP : name === platforms ? PLATFORM_MODULES : files.get(name)?.text;
   host.readFile = (name) => virtual(name) ?? readFile(name);
   host.fileExists = (name) => virtual(name) !== undefined || fileExists(name);
   host.getSourceFile = (name, version, ...rest) => {
@@ -108,7 +123,7 @@ export function typeErrors(checked: readonly CodeBlock[]): string[] {
       : ts.createSourceFile(name, text, version, true, name.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   };
   const program = ts.createProgram(
-    [prelude, ...files.keys(), join(ROOT, 'lib', 'shared', 'dev-flag.d.ts')],
+    [prelude, platforms, ...files.keys(), join(ROOT, 'lib', 'shared', 'dev-flag.d.ts')],
     OPTIONS,
     host,
   );
