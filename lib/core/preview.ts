@@ -32,7 +32,9 @@ export interface BillingPreview {
  * The preview of the next use at `now` (scheduler ms): `decide()`'s verdict,
  * so it never disagrees with `check()`, with what it would cost. Pure. Before
  * the first fetch only the verdict is known: a free period (one charged before
- * the cache was filled) is free whatever the quota says.
+ * the cache was filled) is free whatever the quota says. `balanceAfter` is
+ * `subtractAmount(balance, price)`: rounded to the larger count of decimals
+ * of the two, so 0.3 − 0.1 is 0.2.
  */
 export function preview(state: BillingState, now: number): BillingPreview {
   const { canProceed, reason } = decide(state, now);
