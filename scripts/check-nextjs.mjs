@@ -69,9 +69,11 @@ export async function checkNextjs(dir, { run, report, failures }) {
   };
   // The recipe's try-out backend, as the user runs it, on a port of its own.
   const script = readFileSync(join(dir, 'billing-backend.mjs'), 'utf8');
-  const user = /token: '([^']+)', freeRemaining: (\d+)/.exec(script);
+  const user = /token: '([^']+)', freeRemaining: (\d+),.*creditsBalance: ([\d.]+)/.exec(script);
   if (!check(/port: 8788/.test(script) && user !== null, 'billing-backend.mjs starts one user on port 8788')) return;
-  const [, token, free] = user;
+  const [, token, free, balance] = user;
+  // A fractional balance: the server's snapshot of it must be taken by the browser's bootstrap.
+  if (!check(!Number.isInteger(Number(balance)), `the demo user's balance is fractional (${balance})`)) return;
   const appKey = /APP_KEY = '([^']+)'/.exec(readFileSync(join(dir, 'app/export/billing-config.ts'), 'utf8'))?.[1];
   if (!check(appKey !== undefined, 'app/export/billing-config.ts names an APP_KEY')) return;
   writeFileSync(join(dir, 'billing-backend.ci.mjs'), script.replace('port: 8788', 'port: 0'));
@@ -129,6 +131,11 @@ export async function checkNextjs(dir, { run, report, failures }) {
     const text = html.replaceAll('<!-- -->', '');
     const label = `Export (${free} free left)`;
     check(text.includes(label) && !text.includes('Loading…'), `the server HTML shows "${label}", not "Loading…"`);
+    // The snapshot is a prop of the Client Component, so the page's RSC payload holds it (its quotes escaped).
+    check(
+      new RegExp(`creditsBalance\\\\*":${balance.replace('.', '\\.')}[,}]`).test(html),
+      `the server HTML holds the snapshot with the fractional balance ${balance}`,
+    );
 
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
     const tab = await browser.newPage();

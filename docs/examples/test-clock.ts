@@ -55,3 +55,23 @@ test('a consume retried after a 503 settles through clock.settle', async () => {
   client.billing.dispose();
   await backend.close();
 });
+
+// A hand-written fetch mock that answers after a real timer works with clock.settle too. The rule:
+// before settle moves the clock to a timer that is not yet due (here the client's request timeout),
+// it waits up to 20 ms of real time, less once the promise settles; so a mock answering after a real
+// setTimeout of 0 to 10 ms answers first. A promise that never settles still rejects: when nothing is
+// left on the clock, or when the next timer is past `maxMs`, after at most 20 ms per timer run.
+test('a consume answered by a hand-written mock after a real setTimeout settles through clock.settle', async () => {
+  const answer = (data: object) => new Response(JSON.stringify({ code: 0, message: 'ok', data }), { status: 200 });
+  const clock = createTestClock();
+  const client = createClient({
+    baseUrl: 'http://billing.test',
+    appKey: 'poster',
+    fetch: () =>
+      new Promise((resolve) => setTimeout(() => resolve(answer({ free_remaining: 0, is_credit: false })), 10)),
+    scheduler: clock,
+  });
+  const result = await clock.settle(client.billing.consume());
+  expect(result.isCredit).toBe(false);
+  client.billing.dispose();
+});

@@ -1,3 +1,4 @@
+import { subtractAmount } from '../shared/subtract-amount';
 import type { BillingReason } from '../shared/types';
 import { decide } from './decide';
 import type { BillingState } from './state';
@@ -19,7 +20,11 @@ export interface BillingPreview {
   readonly cost: number | null;
   /** `freeRemaining` after this use; `null` before the first fetch. */
   readonly freeAfter: number | null;
-  /** `creditsBalance` after this use (unchanged when it cannot proceed); `null` before the first fetch. */
+  /**
+   * `creditsBalance` after this use (unchanged when it cannot proceed); `null` before the first fetch.
+   * Amounts are subtracted without float noise: the result is rounded to the larger count of decimals
+   * of the balance and the price, so 0.3 − 0.1 is 0.2 (not 0.19999999999999998).
+   */
   readonly balanceAfter: number | null;
 }
 
@@ -27,7 +32,9 @@ export interface BillingPreview {
  * The preview of the next use at `now` (scheduler ms): `decide()`'s verdict,
  * so it never disagrees with `check()`, with what it would cost. Pure. Before
  * the first fetch only the verdict is known: a free period (one charged before
- * the cache was filled) is free whatever the quota says.
+ * the cache was filled) is free whatever the quota says. `balanceAfter` is
+ * `subtractAmount(balance, price)`: rounded to the larger count of decimals
+ * of the two, so 0.3 − 0.1 is 0.2.
  */
 export function preview(state: BillingState, now: number): BillingPreview {
   const { canProceed, reason } = decide(state, now);
@@ -39,6 +46,6 @@ export function preview(state: BillingState, now: number): BillingPreview {
     reason,
     cost,
     freeAfter: quota && quota.freeRemaining - (reason === 'free_count' ? 1 : 0),
-    balanceAfter: quota && quota.creditsBalance - (reason === 'credits' ? quota.creditsPerUse : 0),
+    balanceAfter: quota && subtractAmount(quota.creditsBalance, reason === 'credits' ? quota.creditsPerUse : 0),
   });
 }

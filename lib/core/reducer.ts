@@ -1,13 +1,19 @@
 import type { BillingStatus } from '../shared/billing-status';
 import type { BillingAction } from './actions';
 import { withBalanceAnswer, withCharge } from './balance-ledger';
+import { subtractAmount } from '../shared/subtract-amount';
 import { FREE_PERIOD_MS, type BalanceLedger, type BillingState, type Quota } from './state';
 
 // The cached quota after the ledger moved: the newest balance answer lowered by the price per newer
 // charge, never below 0; nothing to show before the first usage answer.
 function withLedger(state: BillingState, ledger: BalanceLedger): BillingState {
   const quota = state.quota;
-  const creditsBalance = quota && Math.max(0, (ledger.balance ?? 0) - ledger.debits.length * quota.creditsPerUse);
+  const creditsBalance =
+    quota &&
+    Math.max(
+      0,
+      ledger.debits.reduce((balance) => subtractAmount(balance, quota.creditsPerUse), ledger.balance ?? 0),
+    );
   return { ...state, ledger, quota: quota && { ...quota, creditsBalance: creditsBalance as number } };
 }
 

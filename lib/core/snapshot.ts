@@ -1,7 +1,7 @@
 import type { BillingAction } from './actions';
 import { FREE_PERIOD_MS, type BillingState } from './state';
 import { invalid } from '../shared/errors';
-import { pickQuota, QUOTA_KEYS } from '../shared/quota-keys';
+import { invalidQuotaKey, isCount, pickQuota } from '../shared/quota-keys';
 import type { QuotaFields } from '../shared/types';
 
 /**
@@ -46,18 +46,13 @@ export function toSnapshot(state: BillingState, now: number, wall: number): Bill
   );
 }
 
-// Counts and wall-clock ms alike: snapshot() rounds its times to whole ms.
-const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
-
 /** The `bootstrap` option checked: `undefined` for `null` or absent; `invalid_argument` naming the field otherwise. */
 export function checkSnapshot(value: unknown): BillingSnapshot | undefined {
   if (value == null) return undefined;
   // A primitive destructures to undefined fields, so it fails at `v`.
   const { v, usage, fetchedAt, freePeriodEndsAt } = value as Record<string, unknown>;
-  const key = QUOTA_KEYS.find((name) => {
-    const x = (usage as Record<string, unknown> | null | undefined)?.[name];
-    return name === 'isEnabled' ? x !== !!x : !isCount(x);
-  });
+  // The usage as every quota is checked; the times as counts, since snapshot() rounds them to whole ms.
+  const key = invalidQuotaKey(usage);
   // The first field that fails its check.
   const field =
     (v !== 1 && 'v') ||

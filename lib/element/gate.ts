@@ -1,4 +1,5 @@
 import type { BillingError, BillingModule } from '../index';
+import { subtractAmount } from '../shared/subtract-amount';
 import { boundElement, loadOnce, safely, type BoundElementClass } from './bound-element';
 
 /**
@@ -38,7 +39,7 @@ export function gateClass(): BoundElementClass {
           send('billing-denied', {
             error,
             // The refusal refreshed the balance before the consume settled: the gap is current.
-            creditsNeeded: usage ? Math.max(0, usage.creditsPerUse - usage.creditsBalance) : null,
+            creditsNeeded: usage ? Math.max(0, subtractAmount(usage.creditsPerUse, usage.creditsBalance)) : null,
           });
         },
       );

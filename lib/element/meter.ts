@@ -1,4 +1,5 @@
 import type { BillingModule, BillingStatus, UsageInfo } from '../index';
+import { subtractAmount } from '../shared/subtract-amount';
 import { boundElement, loadOnce, safely, type BoundElementClass } from './bound-element';
 import { METER_HTML } from './meter-template';
 
@@ -12,7 +13,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function announcement(before: UsageInfo | null, after: UsageInfo, unit: string): string {
   if (before === null) return '';
   const said: string[] = [];
-  const credits = after.creditsBalance - before.creditsBalance;
+  const credits = subtractAmount(after.creditsBalance, before.creditsBalance);
   if (after.freeRemaining < before.freeRemaining) said.push(`${plural(after.freeRemaining, `free ${unit}`)} left.`);
   if (credits < 0) said.push(`${plural(-credits, 'credit')} charged, ${after.creditsBalance} left.`);
   if (credits > 0) said.push(`Topped up: ${plural(after.creditsBalance, 'credit')}.`);

@@ -1,13 +1,31 @@
 import type { QuotaFields } from './types';
 
-/** The quota fields, in one list: what the cache compares and the views show. */
-export const QUOTA_KEYS = [
-  'isEnabled',
-  'freeRemaining',
-  'freeTotal',
-  'creditsPerUse',
-  'creditsBalance',
-] as const satisfies ReadonlyArray<keyof QuotaFields>;
+/** A count of uses (`free_remaining`, `free_total`): an integer >= 0, as the contract's wire table says. */
+export const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** A flag (`is_enabled`, `is_credit`): a boolean. */
+export const isFlag = (value: unknown): value is boolean => typeof value === 'boolean';
+
+/** An amount of credits (`credits_per_use`, `balance`): a finite number >= 0, fractions included (0.5, 12.5). */
+export const isAmount = (value: unknown): value is number => Number.isFinite(value) && (value as number) >= 0;
+
+// The one check of a quota, field by field: the wire decoder, the `bootstrap` check and the tabs' messages
+// all use it, so a quota one of them accepts is never refused by another.
+const QUOTA_CHECKS: { readonly [K in keyof QuotaFields]: (value: unknown) => boolean } = {
+  isEnabled: isFlag,
+  freeRemaining: isCount,
+  freeTotal: isCount,
+  creditsPerUse: isAmount,
+  creditsBalance: isAmount,
+};
+
+/** The quota fields, in one list (the order of their checks): what the cache compares and the views show. */
+export const QUOTA_KEYS = Object.keys(QUOTA_CHECKS) as ReadonlyArray<keyof QuotaFields>;
+
+/** The first quota field of `value` that fails its check (in `QUOTA_KEYS` order), `undefined` when it is a quota. */
+export const invalidQuotaKey = (value: unknown): keyof QuotaFields | undefined =>
+  // A primitive has none of the fields, so only null and undefined need the `?.`.
+  QUOTA_KEYS.find((key) => !QUOTA_CHECKS[key]((value as Partial<Record<string, unknown>> | null | undefined)?.[key]));
 
 /** The quota fields of `quota` and nothing else: a snapshot or a tab's message brings no keys of its own. */
 export function pickQuota(quota: QuotaFields): QuotaFields {

@@ -22,4 +22,5 @@ export { REFERENCE_CHANGES_PATH, REFERENCE_COOKIES } from './backend/change-stre
 export { BACKEND_CODES, MAX_BODY_BYTES, MAX_EXTERNAL_ID_LENGTH, REFERENCE_PATHS } from './backend/wire';
 export type { Envelope } from './backend/wire';
 export { createTestClock } from './test-clock';
-export type { SettleOptions, TestClock, TestClockOptions } from './test-clock';
+export type { SettleOptions } from './settle';
+export type { TestClock, TestClockOptions } from './test-clock';

@@ -1,4 +1,5 @@
 import { BillingError } from '../shared/errors';
+import { isAmount, isCount, isFlag } from '../shared/quota-keys';
 import type { Envelope } from '../shared/wire';
 
 /** `data` of the free-quota GET, decoded. */
@@ -32,12 +33,10 @@ const ownField = (data: Data, name: string): unknown =>
 
 // The kinds of field: a check and what it says when a value fails it (in development only).
 type FieldKind = readonly [(value: unknown) => boolean, string];
-const COUNT: FieldKind = [
-  (value) => Number.isSafeInteger(value) && (value as number) >= 0,
-  __DEV__ ? 'an integer >= 0' : '',
-];
-const AMOUNT: FieldKind = [(value) => Number.isFinite(value) && (value as number) >= 0, __DEV__ ? 'a number >= 0' : ''];
-const FLAG: FieldKind = [(value) => typeof value === 'boolean', __DEV__ ? 'a boolean' : ''];
+// Counts, amounts and flags are checked as every quota is (shared/quota-keys.ts).
+const COUNT: FieldKind = [isCount, __DEV__ ? 'an integer >= 0' : ''];
+const AMOUNT: FieldKind = [isAmount, __DEV__ ? 'a number >= 0' : ''];
+const FLAG: FieldKind = [isFlag, __DEV__ ? 'a boolean' : ''];
 const INTEGER: FieldKind = [Number.isSafeInteger, __DEV__ ? 'an integer' : ''];
 const TEXT: FieldKind = [(value) => typeof value === 'string', __DEV__ ? 'a string' : ''];
 const DATA: FieldKind = [(value) => value == null || isRecord(value), __DEV__ ? 'an object or null' : ''];

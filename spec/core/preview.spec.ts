@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { decide } from '../../lib/core/decide';
 import { preview, type BillingPreview } from '../../lib/core/preview';
 import { initialState, type BillingState, type Quota } from '../../lib/core/state';
+import { subtractAmount } from '../../lib/shared/subtract-amount';
 import { expectedReason } from '../model/model-state';
 
 const NOW = 1_000;
@@ -95,7 +96,11 @@ describe('preview()', () => {
           cost:
             quota === null ? (canProceed ? 0 : null) : reason === 'credits' || !canProceed ? quota.creditsPerUse : 0,
           freeAfter: quota === null ? null : quota.freeRemaining - (reason === 'free_count' ? 1 : 0),
-          balanceAfter: quota === null ? null : quota.creditsBalance - (reason === 'credits' ? quota.creditsPerUse : 0),
+          // Amounts subtract by the one rule (lib/shared/subtract-amount.ts, tested on its own): no float noise.
+          balanceAfter:
+            quota === null
+              ? null
+              : subtractAmount(quota.creditsBalance, reason === 'credits' ? quota.creditsPerUse : 0),
         };
         const result = preview(given, now);
         expect(result).toEqual(expected);

@@ -119,3 +119,48 @@ describe('the reference backend’s event stream over HTTP', () => {
     await until(() => backend.changeListeners('alice') === 0, 'the server to see the stream end');
   });
 });
+
+describe('the event stream obeys the cors option, over HTTP', () => {
+  const ORIGIN = 'https://app.example';
+  const allowHeaders = (response: Response) => {
+    const names: string[] = [];
+    response.headers.forEach((_, name) => names.push(name));
+    return names.filter((name) => name.startsWith('access-control-allow-')).sort();
+  };
+
+  async function openWith(cors: boolean | undefined, headers: Record<string, string>) {
+    const backend = await startReferenceBackend({ users: [alice], ...(cors === undefined ? {} : { cors }) });
+    const controller = new AbortController();
+    try {
+      const response = await fetch(`${backend.url}${REFERENCE_CHANGES_PATH}`, {
+        headers: { Origin: ORIGIN, ...headers },
+        signal: controller.signal,
+      });
+      return {
+        status: response.status,
+        allowed: allowHeaders(response),
+        origin: response.headers.get('access-control-allow-origin'),
+      };
+    } finally {
+      controller.abort();
+      await backend.close();
+    }
+  }
+
+  it('with cors: false, neither the stream nor its refusal carries an Access-Control-Allow-* header', async () => {
+    expect(await openWith(false, { Authorization: 'Bearer alice' })).toEqual({
+      status: 200,
+      allowed: [],
+      origin: null,
+    });
+    expect(await openWith(false, {})).toEqual({ status: 401, allowed: [], origin: null });
+  });
+
+  it('with cors on (the default), the origin is echoed with credentials, as an EventSource withCredentials needs', async () => {
+    expect(await openWith(undefined, { Authorization: 'Bearer alice' })).toEqual({
+      status: 200,
+      allowed: ['access-control-allow-credentials', 'access-control-allow-origin'],
+      origin: ORIGIN,
+    });
+  });
+});

@@ -1,4 +1,4 @@
-import { createClient, isBillingError, type Client } from '../../lib';
+import { createClient, isBillingError, type Client, type FetchLike } from '../../lib';
 import { createReferenceBackend, createTestClock, REFERENCE_PATHS, type TestClock } from '../../lib/testing';
 import { realTurn } from '../../lib/testing/real-timers';
 
@@ -90,5 +90,54 @@ describe('clock.settle (issue 31)', () => {
 
   it('refuses a maxMs that is not a number of ms', async () => {
     await expect(createTestClock().settle(Promise.resolve(1), { maxMs: Number.NaN })).rejects.toThrow(RangeError);
+  });
+});
+
+// A hand-written fetch mock, as people write them: it answers after a real timer. settle waits up to
+// 20 ms of real time before it moves the clock to a timer not yet due (the client's request timeout).
+describe('clock.settle with a hand-written fetch mock that answers after a real timer', () => {
+  const answerAfter =
+    (ms: number, log: string[]): FetchLike =>
+    (input, init) => {
+      const path = new URL(String(input)).pathname;
+      log.push(`${init?.method ?? 'GET'} ${path}`);
+      const data = path.endsWith('/count')
+        ? { is_enabled: true, free_remaining: 1, free_total: 1, credits_per_use: 10 }
+        : path.endsWith('/getBalance')
+          ? { balance: 25 }
+          : { free_remaining: 0, is_credit: false };
+      const body = JSON.stringify({ code: 0, message: 'ok', data });
+      return new Promise((resolve) => setTimeout(() => resolve(new Response(body, { status: 200 })), ms));
+    };
+
+  it.each([0, 10])('resolves the consume when the mock answers after setTimeout(%p)', async (ms) => {
+    const clock = createTestClock();
+    const log: string[] = [];
+    const client = createClient({
+      baseUrl: 'http://billing.test',
+      appKey: 'poster',
+      fetch: answerAfter(ms, log),
+      scheduler: clock,
+    });
+    const result = await clock.settle(client.billing.consume());
+    expect(result).toMatchObject({ isCredit: false, freeRemaining: 0 });
+    // One POST: the mock's answer came before the client's timeout, so nothing was retried.
+    expect(log.filter((line) => line.startsWith('POST'))).toHaveLength(1);
+    expect(clock.now()).toBe(0);
+    client.billing.dispose();
+  });
+
+  it('a never-settling promise still rejects within maxMs, in bounded real time', async () => {
+    const clock = createTestClock();
+    // A periodic timer, as a countdown is: there is always a next timer to run.
+    clock.schedule(function tick(this: { schedule(state?: unknown, delay?: number): unknown }) {
+      this.schedule(undefined, 1_000);
+    }, 1_000);
+    const started = Date.now();
+    await expect(clock.settle(new Promise(() => undefined), { maxMs: 20_000 })).rejects.toThrow(
+      'clock.settle: the promise is still pending after 20000 ms of clock time, and the next timer is due at 21000 ms, past maxMs 20000',
+    );
+    // 20 timers run, each after at most 20 ms of real waiting (and the machine's slack).
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

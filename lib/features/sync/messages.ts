@@ -1,5 +1,5 @@
 import type { QuotaFields } from '../../shared/types';
-import { pickQuota, QUOTA_KEYS } from '../../shared/quota-keys';
+import { invalidQuotaKey, pickQuota } from '../../shared/quota-keys';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 
 /**
@@ -32,12 +32,8 @@ const pageId = (v: unknown): v is string => periodId(v) && v !== '';
 const externalId = (v: unknown): v is string =>
   typeof v === 'string' && v.length > 0 && v.length <= MAX_EXTERNAL_ID_LENGTH;
 
-// A malformed hint is no hint: the message then fetches, as one without it does. A primitive has none of
-// the fields, so only null and undefined need the `?.`.
-function quotaFields(v: unknown): v is QuotaFields {
-  const q = v as Partial<Record<keyof QuotaFields, unknown>> | null | undefined;
-  return QUOTA_KEYS.every((k) => (k === 'isEnabled' ? typeof q?.[k] === 'boolean' : finite(q?.[k])));
-}
+// A malformed hint is no hint: the message then fetches, as one without it does. Checked as every quota is.
+const quotaFields = (v: unknown): v is QuotaFields => invalidQuotaKey(v) === undefined;
 
 /** Another page of the origin may send anything: only well-formed messages count. */
 export function parseMessage(data: unknown): SyncMessage | null {

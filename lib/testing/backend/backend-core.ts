@@ -29,6 +29,8 @@ export interface BackendCoreOptions {
  */
 export interface BackendCore {
   readonly hooks: ReferenceBackendHooks;
+  /** The `cors` option: whether pages on other origins may read the answers (and the event stream). */
+  readonly cors: boolean;
   /**
    * Decides the answer to one request. `fallback` (HTTP only) is offered the
    * requests to unknown paths that got no fault; it returns `true` when it
@@ -150,6 +152,7 @@ export function createBackendCore(options: BackendCoreOptions = {}): BackendCore
 
   return {
     handle,
+    cors,
     get closed() {
       return closed;
     },

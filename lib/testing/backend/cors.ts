@@ -44,6 +44,19 @@ export function preflightAnswer(request: BackendRequest): BackendResponse {
 }
 
 /**
+ * The headers of the event stream for a page on another origin, which reads it
+ * with its cookies (`EventSource` with `withCredentials`): its origin echoed,
+ * credentials allowed. None without an `Origin`; the caller adds none with
+ * `cors: false`, so no origin is ever allowed credentials that `cors` refuses.
+ */
+export function streamCorsHeaders(request: BackendRequest): Record<string, string> {
+  const origin = request.header('origin');
+  return origin === undefined
+    ? {}
+    : { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
+}
+
+/**
  * Adds the headers that let a page on another origin read a response.
  */
 export function withCorsHeaders(request: BackendRequest, response: BackendResponse): BackendResponse {

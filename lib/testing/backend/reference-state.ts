@@ -6,6 +6,7 @@ import type {
   ReferenceUserPatch,
   ReferenceUserSnapshot,
 } from '../types';
+import { subtractAmount } from '../../shared/subtract-amount';
 import { assertValidPatch, assertValidUser } from './user-config';
 import { BACKEND_CODES, type Envelope } from './wire';
 
@@ -81,7 +82,8 @@ export class ReferenceState {
       throw new TypeError('credits must be a finite number > 0');
     }
     const user = this.user(token);
-    user.creditsBalance += credits;
+    // Added as the client subtracts, without float noise: 0.1 + 0.2 is 0.3.
+    user.creditsBalance = subtractAmount(user.creditsBalance, -credits);
     this.tell(token, { kind: 'top-up' });
     return user.creditsBalance;
   }
@@ -153,7 +155,7 @@ export class ReferenceState {
       this.chargeLog.push({ token, module, externalId, kind: 'free', amount: 1 });
       answer = ok({ free_remaining: quota.freeRemaining, is_credit: false });
     } else if (user.creditsBalance >= user.creditsPerUse) {
-      user.creditsBalance -= user.creditsPerUse;
+      user.creditsBalance = subtractAmount(user.creditsBalance, user.creditsPerUse);
       this.chargeLog.push({ token, module, externalId, kind: 'credits', amount: user.creditsPerUse });
       answer = ok({ free_remaining: quota.freeRemaining, is_credit: true });
     } else {

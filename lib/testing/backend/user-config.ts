@@ -1,3 +1,4 @@
+import { isAmount, isCount } from '../../shared/quota-keys';
 import type { ReferenceUser, ReferenceUserPatch } from '../types';
 
 const COUNT_FIELDS = ['freeRemaining', 'freeTotal'] as const;
@@ -6,19 +7,20 @@ const FLAG_FIELDS = ['blacklisted', 'isEnabled'] as const;
 
 /**
  * Throws a `TypeError` when a user patch holds a value the wire format could
- * not carry (the backend must never answer a body a correct client would
- * reject as a decode error, unless a fault asks for it).
+ * not carry, checked as the client checks a quota (the backend must never
+ * answer a body a correct client would reject as a decode error, unless a
+ * fault asks for it).
  */
 export function assertValidPatch(patch: ReferenceUserPatch): void {
   for (const field of COUNT_FIELDS) {
     const value = patch[field];
-    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+    if (value !== undefined && !isCount(value)) {
       throw new TypeError(`${field} must be an integer >= 0`);
     }
   }
   for (const field of AMOUNT_FIELDS) {
     const value = patch[field];
-    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
+    if (value !== undefined && !isAmount(value)) {
       throw new TypeError(`${field} must be a finite number >= 0`);
     }
   }

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { BackendCore } from '../backend/backend-core';
 import { changeEvent, streamToken } from '../backend/change-stream';
 import { cookieValue, REFERENCE_COOKIES } from '../backend/cookies';
+import { streamCorsHeaders } from '../backend/cors';
 import type { BackendRequest } from '../backend/exchange';
 import { jsonAnswer } from '../backend/responses';
 import { errorReply, type Reply } from '../backend/wire';
@@ -14,14 +15,11 @@ import { serveResponse } from './serve-reply';
  * headers; 401 otherwise. Each change is an event named `changed` whose data
  * is its kind; a charge made with this stream's device cookie is not sent.
  * The subscription ends when the connection does. Not in `requests()`.
+ * With `cors: false`, neither it nor its refusals carry a CORS header.
  */
 export function serveChanges(core: BackendCore, request: BackendRequest, res: ServerResponse): void {
-  const origin = request.header('origin');
-  // A page on another origin reads it with its cookies (`withCredentials`): its origin is echoed, credentials allowed.
-  const cors: Record<string, string> =
-    origin === undefined
-      ? {}
-      : { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
+  // As the answers do, the stream obeys `cors`: with `cors: false`, no Access-Control-Allow-* header at all.
+  const cors = core.cors ? streamCorsHeaders(request) : {};
   const refuse = (reply: Reply) =>
     serveResponse(res, jsonAnswer({ ...reply, headers: { ...reply.headers, ...cors } }), null);
   if (request.method !== 'GET') return refuse(errorReply(405, 'method not allowed', { Allow: 'GET' }));
