@@ -2,24 +2,75 @@ import type { BillingError } from './errors';
 import type { ConsumeOutcome } from './types';
 
 /**
- * What the client did, for logs and telemetry: `onEvent` and `billing.events$`
- * of the events feature (`events: billingEvents({ onEvent })`). Every event has a `type` and `at`, the scheduler's clock
- * in ms; consume events carry the consume's `externalId`. No event ever
- * carries a header value. Switch on `type` to narrow:
+ * Who started a consume: the app (`consume()`), a reload replaying its journal
+ * (`reload`), or the holder of the cross-tab consume lock sending again the
+ * POST of a tab that died (`tab`).
+ *
+ * @example
+ * ```ts
+ * const replayed = (origin: ConsumeOrigin) => origin !== 'app';
+ * ```
+ */
+export type ConsumeOrigin = 'app' | 'reload' | 'tab';
+
+// What every event carries: the scheduler's time and the wall clock's.
+interface Times {
+  /** The scheduler's clock in ms (`performance.now()`, or a test clock): for durations. */
+  readonly at: number;
+  /** Milliseconds since the epoch (the client's wall clock): for logs and traces. */
+  readonly wallTime: number;
+}
+
+// One consume from its start to its end: `call` numbers it on this client (1 for the first), so its start,
+// its lock, its retries (by `externalId`) and its end can be put together.
+interface ConsumeFacts {
+  readonly call: number;
+  /** The caller's id, or the one made for the POST; `null` for a consume that sent none and was given none. */
+  readonly externalId: string | null;
+  /** The POST's attempts: 0 without a request, 1 without a retry. */
+  readonly attempts: number;
+}
+
+// One member per type, even where several types share their facts.
+type Event<Type extends string, Facts = unknown> = Type extends string
+  ? { readonly type: Type } & Facts & Times
+  : never;
+
+/**
+ * What the client did, for logs and traces: `onEvent` and `billing.events$`
+ * of the events feature (`events: billingEvents({ onEvent })`). Every event
+ * has a `type`, `at` (the scheduler's ms, for durations) and `wallTime` (ms
+ * since the epoch). No event carries a header value. Each operation has one
+ * start and one end: a consume of the app, a replay (a consume another page
+ * left unanswered, sent again here), a usage fetch, a balance refresh.
+ * Switch on `type` to narrow:
  *
  * | `type` | when | carries |
  * |---|---|---|
- * | `usage:loaded` | a usage answer was applied | |
- * | `consume:charged` | the backend charged a use (code 0) | `externalId`, `isCredit` |
- * | `consume:free` | a consume in a free period: no request | `externalId` (`null` if the caller gave none) |
- * | `consume:blacklisted` | the backend answered 20102 | `externalId` |
- * | `consume:denied` | the backend answered 20101 | `externalId` |
- * | `consume:failed` | `consume()` rejected for any other reason | `externalId` (`null` if none was made), `error` |
- * | `consume:recovered` | a consume another page left unanswered (a reload, a tab that died) was replayed here and reported on `recovered$` | `externalId`, `outcome` |
- * | `request:retry` | a request is retried after `delayMs` | `attempt` (1 = first retry), `delayMs`, `path` |
+ * | `consume:started` | `consume()` was called | `call`, `externalId` (the caller's, or `null`) |
+ * | `lock:acquired` | a consume (or reload replay) holds the cross-tab consume lock (`tabSync`): the time since its start, or since the consume before it ended, is the wait on another tab | `call` |
+ * | `consume:charged` | the backend charged a use (code 0) | `call`, `externalId`, `attempts`, `isCredit` |
+ * | `consume:free` | a consume in a free period: no request | `call`, `externalId` (the caller's, or `null`), `attempts` (0) |
+ * | `consume:denied` | the backend answered 20101 (not enough credits) | `call`, `externalId`, `attempts` |
+ * | `consume:blacklisted` | the backend answered 20102 | `call`, `externalId`, `attempts` |
+ * | `consume:failed` | `consume()` rejected: an error of billing | `call`, `externalId` (`null` if none was made), `attempts`, `error`, `unanswered` |
+ * | `consume:canceled` | `consume()` rejected because the caller aborted or the client was disposed: no error of billing | `call`, `externalId`, `attempts`, `reason` (`aborted`, `disposed`), `unanswered` |
+ * | `replay:started` | a consume another page left unanswered is sent again here | `call`, `externalId`, `origin` (`reload`, `tab`) |
+ * | `replay:settled` | that replay ended (never a `consume:*` event of this page) | `call`, `externalId`, `origin`, `attempts`, `outcome` |
+ * | `consume:recovered` | a replay's outcome was reported on `recovered$` | `externalId`, `outcome` |
+ * | `request:retry` | a request is retried after `delayMs` | `attempt` (1 = first retry), `delayMs`, `path`, `externalId` (a consume's POST, else `null`), `code`, `status` |
+ * | `request:unauthorized` | a request got 401: it is sent once more after `onUnauthorized` | `path`, `externalId` |
+ * | `usage:started` | a usage fetch (both GETs) was started | |
+ * | `usage:loaded` | a usage answer was applied | `attempts` |
+ * | `usage:failed` / `usage:canceled` | a usage fetch failed / was aborted or disposed | `attempts`, `error` / `reason` |
+ * | `refresh:started` | a balance refresh was started (after a credit charge or a refusal, `refreshCredits()`, `getBalance()`) | |
+ * | `refresh:loaded` | its answer came | `attempts` |
+ * | `refresh:failed` / `refresh:canceled` | it failed / was aborted or disposed | `attempts`, `error` / `reason` |
  * | `freePeriod:started` | a charge started a free period | |
  * | `freePeriod:ended` | the free period ended | |
- * | `refresh:failed` | a balance refresh failed (after a credit charge, or `refreshCredits()`) | `error` |
+ *
+ * `unanswered`: the POST went out and no answer came, so the backend may have
+ * charged; a retry with the same `externalId` never charges twice.
  *
  * @example
  * ```ts
@@ -36,35 +87,51 @@ import type { ConsumeOutcome } from './types';
  * ```
  */
 export type BillingEvent =
-  | { readonly type: 'usage:loaded'; readonly at: number }
-  | { readonly type: 'consume:charged'; readonly at: number; readonly externalId: string; readonly isCredit: boolean }
-  | { readonly type: 'consume:free'; readonly at: number; readonly externalId: string | null }
-  | { readonly type: 'consume:blacklisted'; readonly at: number; readonly externalId: string }
-  | { readonly type: 'consume:denied'; readonly at: number; readonly externalId: string }
-  | {
-      readonly type: 'consume:failed';
-      readonly at: number;
-      readonly externalId: string | null;
-      readonly error: BillingError;
-    }
-  | {
-      readonly type: 'consume:recovered';
-      readonly at: number;
-      readonly externalId: string;
-      readonly outcome: ConsumeOutcome;
-    }
-  | {
-      readonly type: 'request:retry';
-      readonly at: number;
-      /** 1 for the first retry, up to the `retries` option. */
-      readonly attempt: number;
-      readonly delayMs: number;
-      /** The request's path without the query, e.g. `/ai/v1/credit/getBalance`. */
-      readonly path: string;
-    }
-  | { readonly type: 'freePeriod:started'; readonly at: number }
-  | { readonly type: 'freePeriod:ended'; readonly at: number }
-  | { readonly type: 'refresh:failed'; readonly at: number; readonly error: BillingError };
+  | Event<'consume:started', { readonly call: number; readonly externalId: string | null }>
+  | Event<'lock:acquired', { readonly call: number }>
+  | Event<'consume:charged', ConsumeFacts & { readonly externalId: string; readonly isCredit: boolean }>
+  | Event<'consume:free', ConsumeFacts>
+  | Event<'consume:blacklisted', ConsumeFacts & { readonly externalId: string }>
+  | Event<'consume:denied', ConsumeFacts & { readonly externalId: string }>
+  | Event<'consume:failed', ConsumeFacts & { readonly error: BillingError; readonly unanswered: boolean }>
+  | Event<'consume:canceled', ConsumeFacts & { readonly reason: 'aborted' | 'disposed'; readonly unanswered: boolean }>
+  | Event<
+      'replay:started',
+      { readonly call: number; readonly externalId: string; readonly origin: Exclude<ConsumeOrigin, 'app'> }
+    >
+  | Event<
+      'replay:settled',
+      ConsumeFacts & {
+        readonly externalId: string;
+        readonly origin: Exclude<ConsumeOrigin, 'app'>;
+        readonly outcome: ConsumeOutcome;
+      }
+    >
+  | Event<'consume:recovered', { readonly externalId: string; readonly outcome: ConsumeOutcome }>
+  | Event<
+      'request:retry',
+      {
+        /** 1 for the first retry, up to the `retries` option. */
+        readonly attempt: number;
+        readonly delayMs: number;
+        /** The request's path without the query, e.g. `/ai/v1/credit/getBalance`. */
+        readonly path: string;
+        /** The consume's id for its POST; `null` for a GET. */
+        readonly externalId: string | null;
+        /** Why: the failed attempt's error code (`http`, `network`, `timeout`). */
+        readonly code: BillingError['code'];
+        /** Its HTTP status, `null` when no answer came. */
+        readonly status: number | null;
+      }
+    >
+  | Event<'request:unauthorized', { readonly path: string; readonly externalId: string | null }>
+  | Event<'usage:started' | 'refresh:started' | 'freePeriod:started' | 'freePeriod:ended'>
+  | Event<'usage:loaded' | 'refresh:loaded', { readonly attempts: number }>
+  | Event<'usage:failed' | 'refresh:failed', { readonly attempts: number; readonly error: BillingError }>
+  | Event<
+      'usage:canceled' | 'refresh:canceled',
+      { readonly attempts: number; readonly reason: 'aborted' | 'disposed' }
+    >;
 
 /**
  * The `type` of a {@link BillingEvent}.
