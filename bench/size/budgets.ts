@@ -92,8 +92,7 @@ export const SIZE_AIMS = { own: 7_700 } as const;
  * Issue 30 round 2, engine slice: deadline() without a scheduler when no ms, a consume's abort settled
  * with the call's own outcome, one refusal for a bad externalId, the headers option checked in one place,
  * defineCall returning its sender: own 8,134 B, all 11,337 B. Both merged: own 8,035 B, all 11,236 B: under the goals.
- */
-/* Issue 38, events a trace can be built from: the store dispatches a consume's start (numbered, with its
+ * Issue 38, events a trace can be built from: the store dispatches a consume's start (numbered, with its
  * origin), its lock and a balance refresh's start, and the transport tells a 401 re-send and each retry's
  * error; everything built from them is in the events feature: own 8,102 B, all 11,307 B (+67, +71).
  */
