@@ -82,7 +82,10 @@ export function eventState() {
           posting =
             open.find((consume) => consume.externalId === action.externalId) ??
             open.find((consume) => consume.externalId === null);
-          if (posting) ((posting.externalId = action.externalId), (posting.attempts = 1));
+          if (posting) {
+            posting.externalId = action.externalId;
+            posting.attempts = 1;
+          }
           return;
         }
         case 'consume/settled':
