@@ -44,12 +44,6 @@ export interface OtelTracing {
   readonly fetch: FetchLike;
 }
 
-// The POST's `external_id`, from the body the transport wrote.
-const postedId = (body: unknown): string | null => {
-  const match = typeof body === 'string' ? /"external_id":"([^"]*)"/.exec(body) : null;
-  return match ? JSON.parse(`"${match[1]}"`) : null;
-};
-
 /**
  * OpenTelemetry spans from the billing events, with no change to the client:
  * `consume credits` for each consume (and each replay of a consume another
@@ -83,7 +77,9 @@ export function otelTracing(options: OtelTracingOptions = {}): OtelTracing {
     onEvent: book.onEvent,
     fetch(input, init) {
       const send = options.fetch ?? globalThis.fetch;
-      const span = book.spanOf(input.split('?')[0] as string, postedId(init?.body));
+      // Only a consume's POST has a body: the JSON the transport wrote, with its `external_id`.
+      const body = init?.body;
+      const span = book.spanOf(input.split('?')[0] as string, body ? JSON.parse(body as string).external_id : null);
       return span ? context.with(trace.setSpan(context.active(), span), () => send(input, init)) : send(input, init);
     },
   };

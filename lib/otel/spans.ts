@@ -1,5 +1,25 @@
 import { SpanStatusCode, context, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
-import type { BillingEvent, BillingEventOf } from '../shared/billing-event';
+import type { BillingEvent } from '../shared/billing-event';
+import type { ConsumeOutcome } from '../shared/types';
+
+// Every field an event may have: the events are read by the part of their type, `kind:what`.
+interface Fields {
+  readonly type: string;
+  readonly wallTime: number;
+  readonly call?: number;
+  readonly externalId?: string | null;
+  readonly origin?: string;
+  readonly attempts?: number;
+  readonly isCredit?: boolean;
+  readonly reason?: string;
+  readonly error?: { readonly code: string; readonly status?: number | undefined };
+  readonly outcome?: ConsumeOutcome;
+  readonly path?: string;
+  readonly attempt?: number;
+  readonly delayMs?: number;
+  readonly code?: string;
+  readonly status?: number | null;
+}
 
 // A consume's span, with the id it is known by once it has one.
 interface ConsumeSpan {
@@ -8,47 +28,19 @@ interface ConsumeSpan {
   readonly replayed: boolean;
 }
 
-// The events that end a consume or a replay.
-type ConsumeEnd = BillingEventOf<
-  | 'consume:charged'
-  | 'consume:free'
-  | 'consume:denied'
-  | 'consume:blacklisted'
-  | 'consume:failed'
-  | 'consume:canceled'
-  | 'replay:settled'
->;
-
-// How a span ended: `billing.outcome` for an answer (a refusal is one), else the error (an abort's too).
-interface Ending {
-  readonly outcome?: string;
-  readonly error?: { readonly code: string; readonly status?: number | undefined };
-}
-
-function endingOf(event: ConsumeEnd): Ending {
-  switch (event.type) {
-    case 'consume:charged':
-      return { outcome: event.isCredit ? 'credits' : 'free_count' };
-    case 'consume:free':
-      return { outcome: 'free_period' };
-    case 'consume:denied':
-      return { outcome: 'insufficient' };
-    case 'consume:blacklisted':
-      return { outcome: 'blacklisted' };
-    case 'consume:failed':
-      return { error: event.error };
-    case 'consume:canceled':
-      return { error: { code: event.reason } };
-  }
-  const { outcome } = event;
-  if (outcome.ok) {
-    const { isBlacklisted, isCredit } = outcome.result;
-    return { outcome: isBlacklisted ? 'blacklisted' : isCredit ? 'credits' : 'free_count' };
-  }
-  return outcome.error.code === 'insufficient_credits' ? { outcome: 'insufficient' } : { error: outcome.error };
-}
-
-const last = <T>(list: readonly T[]): T | undefined => list[list.length - 1];
+// The span each operation's start event opens.
+const NAMES: Readonly<Record<string, string>> = {
+  consume: 'consume credits',
+  replay: 'consume credits',
+  usage: 'get usage',
+  refresh: 'refresh credits',
+};
+// `billing.outcome` of an end event that is an answer without a charge.
+const OUTCOMES: Readonly<Record<string, string>> = {
+  free: 'free_period',
+  denied: 'insufficient',
+  blacklisted: 'blacklisted',
+};
 
 /** The spans open for one client's events, and how a request finds the span it is sent for. */
 export interface SpanBook {
@@ -67,100 +59,81 @@ export interface SpanBook {
  */
 export function spanBook(tracer: Tracer, recordIds: boolean): SpanBook {
   const consumes = new Map<number, ConsumeSpan>();
-  const fetches: Record<'usage' | 'refresh', Span[]> = { usage: [], refresh: [] };
-  const ids = (externalId: string | null): Attributes =>
-    recordIds && externalId !== null ? { 'billing.external_id': externalId } : {};
-  // A POST's consume: by its id, else the oldest of the app's without an id yet (the one whose turn it is).
-  const consumeOf = (externalId: string) => {
-    const spans = [...consumes.values()];
-    const found =
-      spans.find((consume) => consume.externalId === externalId) ??
-      spans.find((consume) => consume.externalId === null && !consume.replayed);
-    if (found) found.externalId = externalId;
-    return found;
-  };
-  const spanOf = (path: string, externalId: string | null) =>
-    externalId !== null
-      ? consumeOf(externalId)?.span
-      : (/getBalance$/.test(path) && last(fetches.refresh)) || last(fetches.usage);
-
-  // Ends a span at `at`: its attributes, and an error's (ERROR for an error of billing, never for a cancel).
-  const end = (span: Span | undefined, at: number, attributes: Attributes, { outcome, error }: Ending) => {
-    if (!span) return;
-    if (outcome !== undefined)
-      span.setAttributes({ 'billing.outcome': outcome, 'billing.is_credit': outcome === 'credits' });
-    if (error !== undefined) {
-      const canceled = /^(aborted|disposed)$/.test(error.code);
-      span.setAttribute(canceled ? 'billing.canceled' : 'error.type', error.code);
-      if (error.status !== undefined) span.setAttribute('http.response.status_code', error.status);
-      if (!canceled) span.setStatus({ code: SpanStatusCode.ERROR, message: error.code });
-    }
-    span.setAttributes(attributes);
-    span.end(at);
+  const fetches: Record<string, Span[]> = { usage: [], refresh: [] };
+  const ids = (externalId?: string | null): Attributes =>
+    recordIds && externalId ? { 'billing.external_id': externalId } : {};
+  // The app's oldest consume open: the one whose turn it is, which holds the lock.
+  const oldest = () => [...consumes.values()].find((consume) => !consume.replayed);
+  const newest = (spans: Span[] | undefined) => spans?.[spans.length - 1];
+  const spanOf = (path: string, externalId: string | null) => {
+    if (externalId === null)
+      return newest(fetches[/getBalance$/.test(path) ? 'refresh' : 'usage']) ?? newest(fetches['usage']);
+    // A POST's consume: by its id, else the one whose turn it is, which has none yet.
+    const found = [...consumes.values()].find((consume) => consume.externalId === externalId) ?? oldest();
+    if (found?.externalId === null) found.externalId = externalId;
+    return found?.span;
   };
 
   const onEvent = (event: BillingEvent): void => {
-    const at = event.wallTime;
-    switch (event.type) {
-      case 'consume:started':
-      case 'replay:started': {
-        const replayed = event.type === 'replay:started';
-        // A tab's replay runs under the lock the app's oldest consume holds: an event and a child of its span.
-        const holder =
-          replayed && event.origin === 'tab' ? [...consumes.values()].find((consume) => !consume.replayed) : undefined;
-        holder?.span.addEvent('billing.replay', { 'billing.origin': 'tab', ...ids(event.externalId) }, at);
-        const attributes: Attributes = { 'billing.replayed': replayed, ...ids(event.externalId) };
-        if (replayed) attributes['billing.origin'] = event.origin;
-        const parent = holder ? trace.setSpan(context.active(), holder.span) : context.active();
-        const span = tracer.startSpan('consume credits', { startTime: at, attributes }, parent);
-        consumes.set(event.call, { span, externalId: event.externalId, replayed });
-        return;
+    const e: Fields = event;
+    const at = e.wallTime;
+    const [kind, what] = e.type.split(':') as [string, string];
+    const name = NAMES[kind];
+    const consume = e.call === undefined ? undefined : consumes.get(e.call);
+    if (what === 'started' && name) {
+      if (e.call === undefined) return void fetches[kind]?.push(tracer.startSpan(name, { startTime: at }));
+      // A tab's replay runs under the lock the app's oldest consume holds: an event and a child of its span.
+      const holder = e.origin === 'tab' ? oldest() : undefined;
+      holder?.span.addEvent('billing.replay', { 'billing.origin': 'tab', ...ids(e.externalId) }, at);
+      const attributes: Attributes = { 'billing.replayed': kind === 'replay', ...ids(e.externalId) };
+      if (e.origin) attributes['billing.origin'] = e.origin;
+      const parent = holder && trace.setSpan(context.active(), holder.span);
+      const span = tracer.startSpan(name, { startTime: at, attributes }, parent);
+      consumes.set(e.call, { span, externalId: e.externalId ?? null, replayed: kind === 'replay' });
+    } else if (kind === 'lock') {
+      consume?.span.addEvent('billing.lock_acquired', {}, at);
+    } else if (kind === 'request') {
+      const facts: Attributes = { 'url.path': e.path, 'http.response.status_code': e.status ?? 401 };
+      if (what === 'retry') {
+        Object.assign(facts, { 'billing.retry': e.attempt, 'billing.delay_ms': e.delayMs, 'error.type': e.code });
+        if (e.status === null) delete facts['http.response.status_code'];
       }
-      case 'lock:acquired':
-        return void consumes.get(event.call)?.span.addEvent('billing.lock_acquired', {}, at);
-      case 'request:retry':
-      case 'request:unauthorized': {
-        const facts: Attributes = { 'url.path': event.path, 'http.response.status_code': 401 };
-        if (event.type === 'request:retry') {
-          Object.assign(facts, {
-            'billing.retry': event.attempt,
-            'billing.delay_ms': event.delayMs,
-            'error.type': event.code,
-          });
-          if (event.status === null) delete facts['http.response.status_code'];
-          else facts['http.response.status_code'] = event.status;
-        }
-        const name = event.type === 'request:retry' ? 'billing.retry' : 'billing.reauthorize';
-        return void spanOf(event.path, event.externalId)?.addEvent(name, facts, at);
+      spanOf(e.path as string, e.externalId ?? null)?.addEvent(
+        `billing.${what === 'retry' ? what : 'reauthorize'}`,
+        facts,
+        at,
+      );
+    } else if (name && e.attempts !== undefined) {
+      // An end: of a consume or replay (by its number), else of the oldest fetch of its kind.
+      const span = e.call === undefined ? fetches[kind]?.shift() : consume?.span;
+      if (e.call !== undefined) consumes.delete(e.call);
+      let { error } = e;
+      let outcome = what === 'charged' ? (e.isCredit ? 'credits' : 'free_count') : OUTCOMES[what];
+      if (e.reason) error = { code: e.reason };
+      if (e.outcome?.ok) {
+        const { isBlacklisted, isCredit } = e.outcome.result;
+        outcome = isBlacklisted ? 'blacklisted' : isCredit ? 'credits' : 'free_count';
+      } else if (e.outcome) error = e.outcome.error;
+      if (error?.code === 'insufficient_credits') {
+        outcome = 'insufficient';
+        error = undefined;
       }
-      case 'usage:started':
-      case 'refresh:started': {
-        const kind = event.type === 'usage:started' ? 'usage' : 'refresh';
-        const name = kind === 'usage' ? 'get usage' : 'refresh credits';
-        fetches[kind].push(tracer.startSpan(name, { startTime: at }, context.active()));
-        return;
-      }
-      case 'usage:loaded':
-      case 'usage:failed':
-      case 'usage:canceled':
-      case 'refresh:loaded':
-      case 'refresh:failed':
-      case 'refresh:canceled': {
-        const span = fetches[event.type.startsWith('usage') ? 'usage' : 'refresh'].shift();
-        const error = 'error' in event ? event.error : 'reason' in event ? { code: event.reason } : undefined;
-        return end(span, at, { 'billing.attempts': event.attempts }, { error });
-      }
-      case 'consume:recovered':
-      case 'freePeriod:started':
-      case 'freePeriod:ended':
-        return;
-      default: {
-        const consume = consumes.get(event.call);
-        consumes.delete(event.call);
-        const attributes = { 'billing.attempts': event.attempts, ...ids(event.externalId) };
-        return end(consume?.span, at, attributes, endingOf(event));
-      }
+      end(span, at, { 'billing.attempts': e.attempts, ...ids(e.externalId) }, outcome, error);
     }
   };
   return { onEvent, spanOf };
+}
+
+// Ends a span at `at`: its outcome, or its error (ERROR for an error of billing, never for a cancel).
+function end(span: Span | undefined, at: number, attributes: Attributes, outcome?: string, error?: Fields['error']) {
+  if (!span) return;
+  if (outcome) span.setAttributes({ 'billing.outcome': outcome, 'billing.is_credit': outcome === 'credits' });
+  if (error) {
+    const canceled = /^(aborted|disposed)$/.test(error.code);
+    span.setAttribute(canceled ? 'billing.canceled' : 'error.type', error.code);
+    if (error.status !== undefined) span.setAttribute('http.response.status_code', error.status);
+    if (!canceled) span.setStatus({ code: SpanStatusCode.ERROR, message: error.code });
+  }
+  span.setAttributes(attributes);
+  span.end(at);
 }
