@@ -199,7 +199,8 @@ console.log(
   `the OpenTelemetry adapter and @opentelemetry/api: ${otelIn(eventsOnly, eventsFiles) ? 'PRESENT' : 'absent'} in an app with billingEvents() alone; ` +
     `@opentelemetry/api ${otelFiles.some((file) => file.includes('/@opentelemetry/api/')) ? 'seen' : 'NOT seen'} in one that imports the adapter`,
 );
-if (otelIn(eventsOnly, eventsFiles)) failures.push('an app with billingEvents() alone bundles the OpenTelemetry adapter or its API');
+if (otelIn(eventsOnly, eventsFiles))
+  failures.push('an app with billingEvents() alone bundles the OpenTelemetry adapter or its API');
 if (!otelFiles.some((file) => file.includes('/@opentelemetry/api/'))) {
   failures.push('@opentelemetry/api not seen in an app that imports unified-billing/otel');
 }
