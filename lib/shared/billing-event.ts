@@ -13,29 +13,6 @@ import type { ConsumeOutcome } from './types';
  */
 export type ConsumeOrigin = 'app' | 'reload' | 'tab';
 
-// What every event carries: the scheduler's time and the wall clock's.
-interface Times {
-  /** The scheduler's clock in ms (`performance.now()`, or a test clock): for durations. */
-  readonly at: number;
-  /** Milliseconds since the epoch (the client's wall clock): for logs and traces. */
-  readonly wallTime: number;
-}
-
-// One consume from its start to its end: `call` numbers it on this client (1 for the first), so its start,
-// its lock, its retries (by `externalId`) and its end can be put together.
-interface ConsumeFacts {
-  readonly call: number;
-  /** The caller's id, or the one made for the POST; `null` for a consume that sent none and was given none. */
-  readonly externalId: string | null;
-  /** The POST's attempts: 0 without a request, 1 without a retry. */
-  readonly attempts: number;
-}
-
-// One member per type, even where several types share their facts.
-type Event<Type extends string, Facts = unknown> = Type extends string
-  ? { readonly type: Type } & Facts & Times
-  : never;
-
 /**
  * What the client did, for logs and traces: `onEvent` and `billing.events$`
  * of the events feature (`events: billingEvents({ onEvent })`). Every event
@@ -69,8 +46,11 @@ type Event<Type extends string, Facts = unknown> = Type extends string
  * | `freePeriod:started` | a charge started a free period | |
  * | `freePeriod:ended` | the free period ended | |
  *
- * `unanswered`: the POST went out and no answer came, so the backend may have
- * charged; a retry with the same `externalId` never charges twice.
+ * `call` numbers a consume (or replay) on this client, 1 for the first, on
+ * its start, lock and end; `attempts` counts its POST's attempts (0 without a
+ * request). `unanswered`: the POST went out and no answer told its outcome,
+ * so the backend may have charged; a retry with the same `externalId` never
+ * charges twice.
  *
  * @example
  * ```ts
@@ -87,51 +67,149 @@ type Event<Type extends string, Facts = unknown> = Type extends string
  * ```
  */
 export type BillingEvent =
-  | Event<'consume:started', { readonly call: number; readonly externalId: string | null }>
-  | Event<'lock:acquired', { readonly call: number }>
-  | Event<'consume:charged', ConsumeFacts & { readonly externalId: string; readonly isCredit: boolean }>
-  | Event<'consume:free', ConsumeFacts>
-  | Event<'consume:blacklisted', ConsumeFacts & { readonly externalId: string }>
-  | Event<'consume:denied', ConsumeFacts & { readonly externalId: string }>
-  | Event<'consume:failed', ConsumeFacts & { readonly error: BillingError; readonly unanswered: boolean }>
-  | Event<'consume:canceled', ConsumeFacts & { readonly reason: 'aborted' | 'disposed'; readonly unanswered: boolean }>
-  | Event<
-      'replay:started',
-      { readonly call: number; readonly externalId: string; readonly origin: Exclude<ConsumeOrigin, 'app'> }
-    >
-  | Event<
-      'replay:settled',
-      ConsumeFacts & {
-        readonly externalId: string;
-        readonly origin: Exclude<ConsumeOrigin, 'app'>;
-        readonly outcome: ConsumeOutcome;
-      }
-    >
-  | Event<'consume:recovered', { readonly externalId: string; readonly outcome: ConsumeOutcome }>
-  | Event<
-      'request:retry',
-      {
-        /** 1 for the first retry, up to the `retries` option. */
-        readonly attempt: number;
-        readonly delayMs: number;
-        /** The request's path without the query, e.g. `/ai/v1/credit/getBalance`. */
-        readonly path: string;
-        /** The consume's id for its POST; `null` for a GET. */
-        readonly externalId: string | null;
-        /** Why: the failed attempt's error code (`http`, `network`, `timeout`). */
-        readonly code: BillingError['code'];
-        /** Its HTTP status, `null` when no answer came. */
-        readonly status: number | null;
-      }
-    >
-  | Event<'request:unauthorized', { readonly path: string; readonly externalId: string | null }>
-  | Event<'usage:started' | 'refresh:started' | 'freePeriod:started' | 'freePeriod:ended'>
-  | Event<'usage:loaded' | 'refresh:loaded', { readonly attempts: number }>
-  | Event<'usage:failed' | 'refresh:failed', { readonly attempts: number; readonly error: BillingError }>
-  | Event<
-      'usage:canceled' | 'refresh:canceled',
-      { readonly attempts: number; readonly reason: 'aborted' | 'disposed' }
-    >;
+  | {
+      readonly type: 'consume:started';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string | null;
+    }
+  | { readonly type: 'lock:acquired'; readonly at: number; readonly wallTime: number; readonly call: number }
+  | {
+      readonly type: 'consume:charged';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string;
+      readonly attempts: number;
+      readonly isCredit: boolean;
+    }
+  | {
+      readonly type: 'consume:free';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string | null;
+      readonly attempts: number;
+    }
+  | {
+      readonly type: 'consume:blacklisted';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string;
+      readonly attempts: number;
+    }
+  | {
+      readonly type: 'consume:denied';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string;
+      readonly attempts: number;
+    }
+  | {
+      readonly type: 'consume:failed';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string | null;
+      readonly attempts: number;
+      readonly error: BillingError;
+      readonly unanswered: boolean;
+    }
+  | {
+      readonly type: 'consume:canceled';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string | null;
+      readonly attempts: number;
+      readonly reason: 'aborted' | 'disposed';
+      readonly unanswered: boolean;
+    }
+  | {
+      readonly type: 'replay:started';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string;
+      readonly origin: 'reload' | 'tab';
+    }
+  | {
+      readonly type: 'replay:settled';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string;
+      readonly attempts: number;
+      readonly origin: 'reload' | 'tab';
+      readonly outcome: ConsumeOutcome;
+    }
+  | {
+      readonly type: 'consume:recovered';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly externalId: string;
+      readonly outcome: ConsumeOutcome;
+    }
+  | {
+      readonly type: 'request:retry';
+      readonly at: number;
+      readonly wallTime: number;
+      /** 1 for the first retry, up to the `retries` option. */
+      readonly attempt: number;
+      readonly delayMs: number;
+      /** The request's path without the query, e.g. `/ai/v1/credit/getBalance`. */
+      readonly path: string;
+      /** The consume's id for its POST; `null` for a GET. */
+      readonly externalId: string | null;
+      /** Why: the failed attempt's error code (`http`, `network`, `timeout`). */
+      readonly code: BillingError['code'];
+      /** Its HTTP status, `null` when no answer came. */
+      readonly status: number | null;
+    }
+  | {
+      readonly type: 'request:unauthorized';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly path: string;
+      readonly externalId: string | null;
+    }
+  | { readonly type: 'usage:started'; readonly at: number; readonly wallTime: number }
+  | { readonly type: 'refresh:started'; readonly at: number; readonly wallTime: number }
+  | { readonly type: 'freePeriod:started'; readonly at: number; readonly wallTime: number }
+  | { readonly type: 'freePeriod:ended'; readonly at: number; readonly wallTime: number }
+  | { readonly type: 'usage:loaded'; readonly at: number; readonly wallTime: number; readonly attempts: number }
+  | { readonly type: 'refresh:loaded'; readonly at: number; readonly wallTime: number; readonly attempts: number }
+  | {
+      readonly type: 'usage:failed';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly attempts: number;
+      readonly error: BillingError;
+    }
+  | {
+      readonly type: 'refresh:failed';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly attempts: number;
+      readonly error: BillingError;
+    }
+  | {
+      readonly type: 'usage:canceled';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly attempts: number;
+      readonly reason: 'aborted' | 'disposed';
+    }
+  | {
+      readonly type: 'refresh:canceled';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly attempts: number;
+      readonly reason: 'aborted' | 'disposed';
+    };
 
 /**
  * The `type` of a {@link BillingEvent}.
