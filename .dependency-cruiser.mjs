@@ -3,7 +3,7 @@
 //
 //   shared  <-  core  <-  transport, store  <-  features  <-  client, rx  <-  index.ts
 //   platform: the runtime's globals the client falls back on (fetch, crypto), over shared/ only.
-//   react/, devtools/, testing/ (the sub-entries): the public barrel, the feature protocol, shared/.
+//   react/, devtools/, testing/, otel/ (the sub-entries): the public barrel, the feature protocol, shared/.
 //
 // Each rule below names a layer and the folders it may import; type-only imports count too (a
 // type import upward is the same knot in the design, even if it vanishes from the bundle).
@@ -55,7 +55,7 @@ export default {
         path: LIB,
         pathNot: [
           '^lib/index\\.ts$',
-          '^lib/(react|devtools|testing)/index\\.ts$',
+          '^lib/(react|devtools|testing|otel)/index\\.ts$',
           // The build swaps them in for their Node twin (scripts/build.mjs, resolveExtensions).
           '\\.browser\\.ts$',
           // Imported where `__DEV__` is expanded (scripts/dev-flag.cjs), and the flag's declaration.
@@ -95,7 +95,7 @@ export default {
     ),
     ...onlyInto(
       'sub-entries-use-the-public-surface',
-      '(react|devtools|testing)/',
+      '(react|devtools|testing|otel)/',
       ['index\\.ts$', 'shared/', ...PROTOCOL],
       'A sub-entry imports the barrel, the feature protocol or shared/ (public value types and wire constants).',
     ),

@@ -17,7 +17,7 @@ const config: Config = {
   // docs/recipes and docs/examples import the package by its published names, as users do.
   moduleNameMapper: {
     '^unified-billing$': '<rootDir>/lib',
-    '^unified-billing/(testing|react|devtools)$': '<rootDir>/lib/$1',
+    '^unified-billing/(testing|react|devtools|otel)$': '<rootDir>/lib/$1',
   },
   testTimeout: 20000,
 };

@@ -35,6 +35,9 @@ const entries = [
   // The Redux DevTools bridge: its own entry, so only apps that import it carry it (the extension is
   // found on globalThis).
   { name: 'devtools', source: 'lib/devtools/index.ts', platform: 'neutral' },
+  // The OpenTelemetry adapter: its own entry, so only apps that import it carry it and @opentelemetry/api
+  // (an optional peer dependency, external like every package).
+  { name: 'otel', source: 'lib/otel/index.ts', platform: 'neutral' },
   // <billing-meter> and <billing-gate>: their own entry, so only apps that import it carry them.
   // It imports types only from the main entry and defines nothing until called (a server imports it safely).
   { name: 'element', source: 'lib/element/index.ts', platform: 'neutral' },

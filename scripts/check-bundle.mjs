@@ -1,7 +1,8 @@
 // A real bundler over the built package (run after `npm run build`): webpack 5
 // in production mode builds a tiny app that imports only `createClient`, and
 // the bundle must hold none of tabSync, reloadSafe, refetchOn, billingEvents, the testing kit, the
-// React bindings, the Redux DevTools bridge or the billing elements. Each feature is recognised by strings only its own code
+// React bindings, the Redux DevTools bridge, the OpenTelemetry adapter or the billing elements (and an
+// app with billingEvents() but not the adapter holds neither the adapter nor @opentelemetry/api). Each feature is recognised by strings only its own code
 // carries; a second app per feature uses it, and each of its markers must
 // then be in the bundle, so the absence check can fail. The same app must
 // bundle no package but rxjs (and its tslib): the package has no runtime
@@ -68,6 +69,13 @@ globalThis.useBilling = () => useUsage(billing);`,
     app: `import { createClient } from 'unified-billing';
 import { reduxDevtools } from 'unified-billing/devtools';
 globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', devtools: reduxDevtools() }).billing;`,
+  },
+  {
+    name: 'the OpenTelemetry adapter',
+    markers: ['consume credits', 'billing.lock_acquired'],
+    app: `import { billingEvents, createClient } from 'unified-billing';
+import { otelTracing } from 'unified-billing/otel';
+globalThis.billing = createClient({ baseUrl: 'https://billing.example', appKey: 'app', events: billingEvents(otelTracing()) }).billing;`,
   },
   {
     name: 'the billing elements',
@@ -181,6 +189,23 @@ for (const feature of features) {
   if (found.length > 0) failures.push(`${feature.name} is in the createClient-only bundle: ${found.join(', ')}`);
   if (missing.length > 0)
     failures.push(`marker(s) of ${feature.name} not in a bundle that uses it: ${missing.join(', ')}`);
+}
+
+// An app with the events feature but not the adapter pays nothing for it: neither its code nor the API.
+const eventsApp = features.find((feature) => feature.name === 'billingEvents');
+const otel = features.find((feature) => feature.name === 'the OpenTelemetry adapter');
+const { code: eventsOnly, files: eventsFiles } = await bundle('billingEvents without otel', eventsApp.app);
+const { files: otelFiles } = await bundle(otel.name, otel.app);
+const otelIn = (code, files) =>
+  otel.markers.some((marker) => code.includes(marker)) || files.some((file) => file.includes('/@opentelemetry/'));
+console.log(
+  `the OpenTelemetry adapter and @opentelemetry/api: ${otelIn(eventsOnly, eventsFiles) ? 'PRESENT' : 'absent'} in an app with billingEvents() alone; ` +
+    `@opentelemetry/api ${otelFiles.some((file) => file.includes('/@opentelemetry/api/')) ? 'seen' : 'NOT seen'} in one that imports the adapter`,
+);
+if (otelIn(eventsOnly, eventsFiles))
+  failures.push('an app with billingEvents() alone bundles the OpenTelemetry adapter or its API');
+if (!otelFiles.some((file) => file.includes('/@opentelemetry/api/'))) {
+  failures.push('@opentelemetry/api not seen in an app that imports unified-billing/otel');
 }
 
 if (failures.length > 0) {

@@ -1,7 +1,7 @@
 // Checks the package as a user receives it (run after `npm run build`):
 // packs it, runs @arethetypeswrong/cli and publint on the tarball, then
 // type-checks tiny consumer projects that import '.', './testing',
-// './react', './devtools' and './element' from the unpacked tarball under node10, node16 (CJS and ESM) and
+// './react', './devtools', './otel' and './element' from the unpacked tarball under node10, node16 (CJS and ESM) and
 // bundler resolution (and bundler with the `react-native` condition); one outside the repository with
 // `types: []` (no @types/node, as a jsdom project) that imports the testing kit's in-process API;
 // './element' alone in a project with no @types at all (outside the repository, so no @types/react
@@ -67,11 +67,12 @@ execFileSync('tar', ['xzf', tarball, '-C', work]);
 renameSync(join(work, 'package'), join(consumers, 'node_modules/unified-billing'));
 
 // Valid everywhere: one import from each entry point, used so the types are read.
-const usesEveryEntry = `import { BillingError, createClient, isBillingError, type UsageInfo } from 'unified-billing';
+const usesEveryEntry = `import { BillingError, billingEvents, createClient, isBillingError, type UsageInfo } from 'unified-billing';
 import { REFERENCE_PATHS, startReferenceBackend, type ReferenceBackend } from 'unified-billing/testing';
 import { BillingProvider, billingStores, useBilling, useUsage, type BillingProviderProps } from 'unified-billing/react';
 import { reduxDevtools, type DevtoolsExtension, type DevtoolsHook } from 'unified-billing/devtools';
 import { defineBillingElements, type BillingGateElement } from 'unified-billing/element';
+import { otelTracing, type OtelTracing } from 'unified-billing/otel';
 
 export async function main(): Promise<UsageInfo | null> {
   const backend: ReferenceBackend = await startReferenceBackend({ users: [] });
@@ -84,6 +85,8 @@ export async function main(): Promise<UsageInfo | null> {
   const extension: DevtoolsExtension = { connect: () => ({ init: () => undefined, send: () => undefined }) };
   const devtools: DevtoolsHook = reduxDevtools({ name: 'consumer', extension });
   createClient({ baseUrl: backend.url, appKey: 'consumer', devtools }).billing.dispose();
+  const tracing: OtelTracing = otelTracing({ recordIds: false });
+  createClient({ baseUrl: backend.url, appKey: 'consumer', events: billingEvents(tracing), fetch: tracing.fetch }).billing.dispose();
   // No DOM in Node: registering does nothing; the tag's type comes from HTMLElementTagNameMap.
   defineBillingElements();
   const gate: BillingGateElement | null = typeof document === 'undefined' ? null : document.createElement('billing-gate');
@@ -147,7 +150,7 @@ for (const mode of modes) {
   writeFileSync(join(dir, mode.file), usesEveryEntry);
   const result = typeCheck(dir, mode, [mode.file]);
   console.log(
-    `${mode.name}: imports from '.', './testing', './react', './devtools' and './element' ${result.ok ? 'type-check' : 'FAIL'}`,
+    `${mode.name}: imports from '.', './testing', './react', './devtools', './otel' and './element' ${result.ok ? 'type-check' : 'FAIL'}`,
   );
   if (!result.ok) {
     console.log(result.output);

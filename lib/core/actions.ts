@@ -1,5 +1,6 @@
 import type { BillingError } from '../shared/errors';
 import type { BillingConsumeResult } from '../shared/types';
+import type { ConsumeOrigin } from '../shared/billing-event';
 import type { Quota } from './state';
 
 /**
@@ -14,14 +15,21 @@ export type BillingAction = Readonly<
   | { type: 'usage/failed'; error: BillingError }
   // A usage snapshot given at creation (`bootstrap`): older than any answer, `fetchedAt` on the scheduler's clock.
   | { type: 'usage/bootstrapped'; quota: Quota; now: number; fetchedAt: number; remainingMs: number }
+  | { type: 'balance/started' }
   | { type: 'balance/loaded'; seq: number; balance: number }
   | { type: 'balance/failed'; error: BillingError }
+  // `call` numbers a consume (or a replay) from its start to its end; `origin` is absent for the app's own.
+  | { type: 'consume/started'; call: number; externalId?: string | undefined; origin?: ConsumeOrigin | undefined }
+  // The cross-tab consume lock is held by the consume whose turn it is (the oldest not settled).
+  | { type: 'consume/locked' }
   | { type: 'consume/sent'; externalId: string }
   | { type: 'consume/charged'; seq: number; now: number; freeRemaining: number; isCredit: boolean }
   | { type: 'consume/insufficient'; seq: number }
   // The caller has its outcome. `unanswered`: its POST was sent and no answer fact closed it (blacklisted, failed).
   | {
       type: 'consume/settled';
+      // Absent for a consume that had no start of its own: answered at once (a free period) or refused.
+      call?: number;
       externalId: string | null;
       result: BillingConsumeResult | null;
       error: BillingError | null;

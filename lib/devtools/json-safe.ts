@@ -8,8 +8,8 @@ import { QUOTA_KEYS } from '../shared/quota-keys';
 /** What the DevTools receive: plain JSON. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-// Keys whose string value is an identifier the library chose (an action type, an error code).
-const ENUM_KEYS = new Set(['type', 'code', 'reason', 'kind']);
+// Keys whose string value is an identifier the library chose (an action type, an error code, a consume's origin).
+const ENUM_KEYS = new Set(['type', 'code', 'reason', 'kind', 'origin']);
 const ENUM_VALUE = /^[a-z][a-z0-9_/:.-]{0,47}$/i;
 // A key the engine chose (camelCase), not one built from data.
 const KEY = /^[a-z][a-zA-Z0-9]{0,39}$/;

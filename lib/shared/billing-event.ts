@@ -2,24 +2,55 @@ import type { BillingError } from './errors';
 import type { ConsumeOutcome } from './types';
 
 /**
- * What the client did, for logs and telemetry: `onEvent` and `billing.events$`
- * of the events feature (`events: billingEvents({ onEvent })`). Every event has a `type` and `at`, the scheduler's clock
- * in ms; consume events carry the consume's `externalId`. No event ever
- * carries a header value. Switch on `type` to narrow:
+ * Who started a consume: the app (`consume()`), a reload replaying its journal
+ * (`reload`), or the holder of the cross-tab consume lock sending again the
+ * POST of a tab that died (`tab`).
+ *
+ * @example
+ * ```ts
+ * const replayed = (origin: ConsumeOrigin) => origin !== 'app';
+ * ```
+ */
+export type ConsumeOrigin = 'app' | 'reload' | 'tab';
+
+/**
+ * What the client did, for logs and traces: `onEvent` and `billing.events$`
+ * of the events feature (`events: billingEvents({ onEvent })`). Every event
+ * has a `type`, `at` (the scheduler's ms, for durations) and `wallTime` (ms
+ * since the epoch). No event carries a header value. Each operation has one
+ * start and one end: a consume of the app, a replay (a consume another page
+ * left unanswered, sent again here), a usage fetch, a balance refresh.
+ * Switch on `type` to narrow:
  *
  * | `type` | when | carries |
  * |---|---|---|
- * | `usage:loaded` | a usage answer was applied | |
- * | `consume:charged` | the backend charged a use (code 0) | `externalId`, `isCredit` |
- * | `consume:free` | a consume in a free period: no request | `externalId` (`null` if the caller gave none) |
- * | `consume:blacklisted` | the backend answered 20102 | `externalId` |
- * | `consume:denied` | the backend answered 20101 | `externalId` |
- * | `consume:failed` | `consume()` rejected for any other reason | `externalId` (`null` if none was made), `error` |
- * | `consume:recovered` | a consume another page left unanswered (a reload, a tab that died) was replayed here and reported on `recovered$` | `externalId`, `outcome` |
- * | `request:retry` | a request is retried after `delayMs` | `attempt` (1 = first retry), `delayMs`, `path` |
+ * | `consume:started` | `consume()` was called | `call`, `externalId` (the caller's, or `null`) |
+ * | `lock:acquired` | a consume (or reload replay) holds the cross-tab consume lock (`tabSync`): the time since its start, or since the consume before it ended, is the wait on another tab | `call` |
+ * | `consume:charged` | the backend charged a use (code 0) | `call`, `externalId`, `attempts`, `isCredit` |
+ * | `consume:free` | a consume in a free period: no request | `call`, `externalId` (the caller's, or `null`), `attempts` (0) |
+ * | `consume:denied` | the backend answered 20101 (not enough credits) | `call`, `externalId`, `attempts` |
+ * | `consume:blacklisted` | the backend answered 20102 | `call`, `externalId`, `attempts` |
+ * | `consume:failed` | `consume()` rejected: an error of billing | `call`, `externalId` (`null` if none was made), `attempts`, `error`, `unanswered` |
+ * | `consume:canceled` | `consume()` rejected because the caller aborted or the client was disposed: no error of billing | `call`, `externalId`, `attempts`, `reason` (`aborted`, `disposed`), `unanswered` |
+ * | `replay:started` | a consume another page left unanswered is sent again here | `call`, `externalId`, `origin` (`reload`, `tab`) |
+ * | `replay:settled` | that replay ended (never a `consume:*` event of this page) | `call`, `externalId`, `origin`, `attempts`, `outcome` |
+ * | `consume:recovered` | a replay's outcome was reported on `recovered$` | `externalId`, `outcome` |
+ * | `request:retry` | a request is retried after `delayMs` | `attempt` (1 = first retry), `delayMs`, `path`, `externalId` (a consume's POST, else `null`), `code`, `status` |
+ * | `request:unauthorized` | a request got 401: it is sent once more after `onUnauthorized` | `path`, `externalId` |
+ * | `usage:started` | a usage fetch (both GETs) was started | |
+ * | `usage:loaded` | a usage answer was applied | `attempts` |
+ * | `usage:failed` / `usage:canceled` | a usage fetch failed / was aborted or disposed | `attempts`, `error` / `reason` |
+ * | `refresh:started` | a balance refresh was started (after a credit charge or a refusal, `refreshCredits()`, `getBalance()`) | |
+ * | `refresh:loaded` | its answer came | `attempts` |
+ * | `refresh:failed` / `refresh:canceled` | it failed / was aborted or disposed | `attempts`, `error` / `reason` |
  * | `freePeriod:started` | a charge started a free period | |
  * | `freePeriod:ended` | the free period ended | |
- * | `refresh:failed` | a balance refresh failed (after a credit charge, or `refreshCredits()`) | `error` |
+ *
+ * `call` numbers a consume (or replay) on this client, 1 for the first, on
+ * its start, lock and end; `attempts` counts its POST's attempts (0 without a
+ * request). `unanswered`: the POST went out and no answer told its outcome,
+ * so the backend may have charged; a retry with the same `externalId` never
+ * charges twice.
  *
  * @example
  * ```ts
@@ -36,35 +67,149 @@ import type { ConsumeOutcome } from './types';
  * ```
  */
 export type BillingEvent =
-  | { readonly type: 'usage:loaded'; readonly at: number }
-  | { readonly type: 'consume:charged'; readonly at: number; readonly externalId: string; readonly isCredit: boolean }
-  | { readonly type: 'consume:free'; readonly at: number; readonly externalId: string | null }
-  | { readonly type: 'consume:blacklisted'; readonly at: number; readonly externalId: string }
-  | { readonly type: 'consume:denied'; readonly at: number; readonly externalId: string }
+  | {
+      readonly type: 'consume:started';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string | null;
+    }
+  | { readonly type: 'lock:acquired'; readonly at: number; readonly wallTime: number; readonly call: number }
+  | {
+      readonly type: 'consume:charged';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string;
+      readonly attempts: number;
+      readonly isCredit: boolean;
+    }
+  | {
+      readonly type: 'consume:free';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string | null;
+      readonly attempts: number;
+    }
+  | {
+      readonly type: 'consume:blacklisted';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string;
+      readonly attempts: number;
+    }
+  | {
+      readonly type: 'consume:denied';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string;
+      readonly attempts: number;
+    }
   | {
       readonly type: 'consume:failed';
       readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
       readonly externalId: string | null;
+      readonly attempts: number;
       readonly error: BillingError;
+      readonly unanswered: boolean;
+    }
+  | {
+      readonly type: 'consume:canceled';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string | null;
+      readonly attempts: number;
+      readonly reason: 'aborted' | 'disposed';
+      readonly unanswered: boolean;
+    }
+  | {
+      readonly type: 'replay:started';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string;
+      readonly origin: 'reload' | 'tab';
+    }
+  | {
+      readonly type: 'replay:settled';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly call: number;
+      readonly externalId: string;
+      readonly attempts: number;
+      readonly origin: 'reload' | 'tab';
+      readonly outcome: ConsumeOutcome;
     }
   | {
       readonly type: 'consume:recovered';
       readonly at: number;
+      readonly wallTime: number;
       readonly externalId: string;
       readonly outcome: ConsumeOutcome;
     }
   | {
       readonly type: 'request:retry';
       readonly at: number;
+      readonly wallTime: number;
       /** 1 for the first retry, up to the `retries` option. */
       readonly attempt: number;
       readonly delayMs: number;
       /** The request's path without the query, e.g. `/ai/v1/credit/getBalance`. */
       readonly path: string;
+      /** The consume's id for its POST; `null` for a GET. */
+      readonly externalId: string | null;
+      /** Why: the failed attempt's error code (`http`, `network`, `timeout`). */
+      readonly code: BillingError['code'];
+      /** Its HTTP status, `null` when no answer came. */
+      readonly status: number | null;
     }
-  | { readonly type: 'freePeriod:started'; readonly at: number }
-  | { readonly type: 'freePeriod:ended'; readonly at: number }
-  | { readonly type: 'refresh:failed'; readonly at: number; readonly error: BillingError };
+  | {
+      readonly type: 'request:unauthorized';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly path: string;
+      readonly externalId: string | null;
+    }
+  | { readonly type: 'usage:started'; readonly at: number; readonly wallTime: number }
+  | { readonly type: 'refresh:started'; readonly at: number; readonly wallTime: number }
+  | { readonly type: 'freePeriod:started'; readonly at: number; readonly wallTime: number }
+  | { readonly type: 'freePeriod:ended'; readonly at: number; readonly wallTime: number }
+  | { readonly type: 'usage:loaded'; readonly at: number; readonly wallTime: number; readonly attempts: number }
+  | { readonly type: 'refresh:loaded'; readonly at: number; readonly wallTime: number; readonly attempts: number }
+  | {
+      readonly type: 'usage:failed';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly attempts: number;
+      readonly error: BillingError;
+    }
+  | {
+      readonly type: 'refresh:failed';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly attempts: number;
+      readonly error: BillingError;
+    }
+  | {
+      readonly type: 'usage:canceled';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly attempts: number;
+      readonly reason: 'aborted' | 'disposed';
+    }
+  | {
+      readonly type: 'refresh:canceled';
+      readonly at: number;
+      readonly wallTime: number;
+      readonly attempts: number;
+      readonly reason: 'aborted' | 'disposed';
+    };
 
 /**
  * The `type` of a {@link BillingEvent}.

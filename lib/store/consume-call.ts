@@ -1,4 +1,5 @@
 import { consumeSettled } from '../core/actions';
+import type { ConsumeOrigin } from '../shared/billing-event';
 import { deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
@@ -25,6 +26,8 @@ export interface ConsumeStart {
   readonly signal?: AbortSignal | undefined;
   /** Hears the outcome of a replay (for `recovered$`); a replay always asks the backend, free period or not. */
   readonly onOutcome?: ((outcome: ConsumeOutcome) => void) | undefined;
+  /** Who started it: absent for the app's own `consume()`; a replay's road otherwise. */
+  readonly origin?: ConsumeOrigin | undefined;
 }
 
 /** One consume: what it learns on the way, and how its caller is settled. */
@@ -49,9 +52,13 @@ export interface ConsumeCall {
   readonly outcome: Promise<BillingConsumeResult>;
 }
 
-// A call, registered so that dispose() stops it; its work stops too when `follow` aborts.
+let calls = 0;
+
+// A call, registered so that dispose() stops it and started as a fact; its work stops too when `follow` aborts.
 export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: AbortSignal): ConsumeCall {
   const controller = new AbortController();
+  // Numbers its facts from `consume/started` to `consume/settled`, so the events tell consumes apart.
+  const number = ++calls;
   const outcome = deferred<BillingConsumeResult>();
   // A replay under the lock never awaits it: no unhandled rejection.
   outcome.promise.catch(() => undefined);
@@ -76,7 +83,14 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
       }
       const charged = post === 'charged';
       context.dispatch(
-        consumeSettled({ externalId: externalId ?? null, result, error, charged, unanswered: post === 'sent' }),
+        consumeSettled({
+          call: number,
+          externalId: externalId ?? null,
+          result,
+          error,
+          charged,
+          unanswered: post === 'sent',
+        }),
       );
       // The caller has the outcome (or was told the client is gone): nothing is left to replay. Only this
       // client's own entries are removed: another page's (a shared storage) are not ours.
@@ -91,6 +105,7 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
     },
   };
   context.waiting.add(call.stop);
+  context.dispatch({ type: 'consume/started', call: number, externalId: start.externalId, origin: start.origin });
   follow?.addEventListener('abort', () => controller.abort(), { once: true });
   return call;
 }

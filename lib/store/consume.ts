@@ -60,6 +60,7 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
     // 2. The lock, only when the local state would send a POST (under it, a feature may replay a dead tab's POST).
     // A call stopped before its turn waits for nothing: the lock refuses an aborted signal at once.
     const release = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
+    if (release) context.dispatch({ type: 'consume/locked' });
     try {
       // 3. Decide (again under the lock: another tab's charge may have started a free period); a call stopped
       // meanwhile sends nothing.
@@ -128,7 +129,7 @@ export async function replayUnderLock(
   // before this resumes, or a refusal.
   const report = (outcome: ConsumeOutcome) =>
     (outcome.ok || outcome.error.code === 'insufficient_credits') && onOutcome(outcome);
-  const call = newCall(context, { externalId, onOutcome: report }, signal);
+  const call = newCall(context, { externalId, onOutcome: report, origin: 'tab' }, signal);
   let failure: unknown;
   try {
     await sendConsume(context, call, externalId);

@@ -37,7 +37,7 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
         .then((externalIds) =>
           Promise.allSettled(
             (wait.signal.aborted ? [] : externalIds).map((externalId) =>
-              startConsume(consumeContext, { externalId, onOutcome: reporter(externalId) }),
+              startConsume(consumeContext, { externalId, onOutcome: reporter(externalId), origin: 'reload' }),
             ),
           ),
         )

@@ -40,6 +40,7 @@ export async function fetchUsage({ api, dispatch, now, nextRequestNumber }: Load
 /** The balance request (`refreshCredits()`, `getBalance()`, the refresh after a charge or a refusal). */
 export async function fetchBalance({ api, dispatch, nextRequestNumber }: LoadContext, { signal }: AbortController) {
   let seq = 0;
+  dispatch({ type: 'balance/started' });
   try {
     const balance = await api.balance({ signal, onSend: () => (seq = nextRequestNumber()) });
     dispatch({ type: 'balance/loaded', seq, balance });

@@ -1,16 +1,23 @@
 import type { SchedulerLike } from 'rxjs';
+import type { BillingError } from '../shared/errors';
 import type { FetchLike, HeadersOption } from '../shared/types';
 import type { Envelope } from '../shared/wire';
 import type { HeaderRecord } from './headers';
 import type { RetryPolicy } from './retry-policy';
 
-/** A retry the transport has just scheduled (feeds the `request:retry` event). */
+/**
+ * Another attempt the transport has just decided on (feeds the `request:retry` and
+ * `request:unauthorized` events): after `delayMs`, or, with `delayMs` `null`,
+ * once `onUnauthorized` settled.
+ */
 export interface RetryNotice {
   /** The number of the attempt about to be made: 2 for the first retry. */
   readonly attempt: number;
-  readonly delayMs: number;
+  readonly delayMs: number | null;
   /** The call's path, e.g. `/ai/v5/service/free_trial`; never a query or a header. */
   readonly path: string;
+  /** Why: the failed attempt's error. */
+  readonly error: BillingError;
 }
 
 /** What every call needs: where, how, and with which credentials. */
@@ -21,7 +28,7 @@ export interface TransportConfig {
   readonly scheduler: SchedulerLike;
   readonly timeoutMs: number;
   readonly policy: RetryPolicy;
-  /** Called as a retry is scheduled; a throw is ignored. */
+  /** Called as another attempt is decided on; it must not throw (the events feature's never does). */
   readonly onRetry?: (retry: RetryNotice) => void;
   /** Awaited once for 401s that arrive while it is pending, then each of those requests is sent once more with fresh headers. */
   readonly onUnauthorized?: () => void | Promise<void>;

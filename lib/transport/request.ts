@@ -34,6 +34,8 @@ export async function request<T>(
         // Once per request: wait for the shared onUnauthorized (bounded like an attempt), then send again.
         // What it threw may quote a credential, and its timeout is no answer either: the 401 is.
         reauthorized = true;
+        // The events feature's hook, which never throws.
+        config.onRetry?.({ attempt: attempts + 1, delayMs: null, path: call.path, error: failure });
         const rejectWith401 = () => {
           throw failure;
         };
@@ -48,11 +50,7 @@ export async function request<T>(
       }
       if (retries >= policy.retries || !isRetryable(failure)) throw failure;
       const delayMs = retryDelayMs(failure, retries++, policy);
-      try {
-        config.onRetry?.({ attempt: attempts + 1, delayMs, path: call.path });
-      } catch {
-        // A hook never breaks a request.
-      }
+      config.onRetry?.({ attempt: attempts + 1, delayMs, path: call.path, error: failure });
       // An abort ends the wait at once; the next attempt then rejects `aborted` and sends nothing.
       await sleep(scheduler, delayMs, signal);
     }

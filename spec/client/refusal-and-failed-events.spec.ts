@@ -31,12 +31,20 @@ describe('consume:failed for every rejected consume', () => {
     const { client } = fixture({}, { events: billingEvents({ onEvent: (event) => events.push(event) }) });
     const consume = client.billing.consume as (options: unknown) => Promise<unknown>;
     await expect(consume(options)).rejects.toMatchObject({ code: 'invalid_argument' });
+    // Refused before it began: its start and its end come together.
+    const at = expect.any(Number);
+    const wallTime = expect.any(Number);
     expect(events).toEqual([
+      { type: 'consume:started', at, wallTime, call: 1, externalId: null },
       {
         type: 'consume:failed',
-        at: expect.any(Number),
+        at,
+        wallTime,
+        call: 1,
         externalId: null,
+        attempts: 0,
         error: expect.objectContaining({ code: 'invalid_argument' }),
+        unanswered: false,
       },
     ]);
     // The caller's own bad argument is no failure of billing.

@@ -101,7 +101,8 @@ describe('reduxDevtools()', () => {
     expect(log.subscribed).toBe(0);
     // The extension enables only the features set to true.
     expect(log.connects[0]?.features).toEqual({ pause: true, export: true });
-    expect(log.messages.map((message) => message.kind)).toEqual(['init', 'send']);
+    // The balance request's start and its answer, each sent as it is applied.
+    expect(log.messages.map((message) => message.kind)).toEqual(['init', 'send', 'send']);
   });
 
   it('dispose() unsubscribes once, and nothing is sent after it', async () => {

@@ -39,6 +39,7 @@ describe('the devtools option', () => {
     expect(sent.map(({ action }) => action.type)).toEqual([
       'usage/started',
       'usage/loaded',
+      'consume/started',
       'consume/sent',
       'consume/charged',
       'consume/settled',

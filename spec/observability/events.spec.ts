@@ -1,6 +1,12 @@
 import { config } from 'rxjs';
-import * as eventOf from '../../lib/features/events/event-of';
-import { billingEvents, type BillingEvent, type BillingEventType, type ClientOptions } from '../../lib';
+import * as eventHub from '../../lib/features/events/event-hub';
+import {
+  billingEvents,
+  type BillingEvent,
+  type BillingEventOf,
+  type BillingEventType,
+  type ClientOptions,
+} from '../../lib';
 import { cleanup, fixture, PATH, type Fixture } from '../helpers/client-fixture';
 import { settle } from '../helpers/virtual-clock';
 
@@ -43,45 +49,49 @@ async function wholeCycle({ client, backend, clock }: Fixture): Promise<void> {
   await expect(billing.consume({ externalId: 'broken' })).rejects.toMatchObject({ code: 'http' });
 }
 
-const EXPECTED_TYPES: BillingEventType[] = [
-  'usage:loaded',
-  'freePeriod:started',
-  'consume:charged',
-  'consume:free',
-  'consume:free',
-  'freePeriod:ended',
-  'freePeriod:started',
-  'refresh:failed',
-  'consume:charged',
-  'freePeriod:ended',
-  'consume:denied',
-  'consume:blacklisted',
-  'consume:failed',
+const http = expect.objectContaining({ code: 'http', status: 500 });
+
+// Each operation between its start and its end; a consume's end carries its number and its POST's attempts.
+const EXPECTED: object[] = [
+  { type: 'usage:started', at: 0 },
+  { type: 'usage:loaded', at: 0, attempts: 1 },
+  { type: 'consume:started', at: 0, call: 1, externalId: 'first' },
+  { type: 'freePeriod:started', at: 0 },
+  { type: 'consume:charged', at: 0, call: 1, externalId: 'first', attempts: 1, isCredit: false },
+  // Answered at once in the free period: no request, so no id unless given; the start is the end.
+  { type: 'consume:started', at: 1_000, call: 2, externalId: null },
+  { type: 'consume:free', at: 1_000, call: 2, externalId: null, attempts: 0 },
+  { type: 'consume:started', at: 1_000, call: 3, externalId: 'mine' },
+  { type: 'consume:free', at: 1_000, call: 3, externalId: 'mine', attempts: 0 },
+  { type: 'freePeriod:ended', at: 30_000 },
+  { type: 'consume:started', at: 30_000, call: 4, externalId: 'paid' },
+  { type: 'freePeriod:started', at: 30_000 },
+  // The refresh after a credit charge is part of the consume: it ends before the consume does.
+  { type: 'refresh:started', at: 30_000 },
+  { type: 'refresh:failed', at: 30_000, attempts: 1, error: http },
+  { type: 'consume:charged', at: 30_000, call: 4, externalId: 'paid', attempts: 1, isCredit: true },
+  { type: 'freePeriod:ended', at: 60_000 },
+  { type: 'consume:started', at: 60_000, call: 5, externalId: 'short' },
+  { type: 'refresh:started', at: 60_000 },
+  { type: 'refresh:loaded', at: 60_000, attempts: 1 },
+  { type: 'consume:denied', at: 60_000, call: 5, externalId: 'short', attempts: 1 },
+  { type: 'consume:started', at: 60_000, call: 6, externalId: 'banned' },
+  { type: 'consume:blacklisted', at: 60_000, call: 6, externalId: 'banned', attempts: 1 },
+  { type: 'consume:started', at: 60_000, call: 7, externalId: 'broken' },
+  { type: 'consume:failed', at: 60_000, call: 7, externalId: 'broken', attempts: 1, error: http, unanswered: true },
 ];
 
-function expectWholeCycle(events: BillingEvent[]): void {
-  expect(events.map((event) => event.type)).toEqual(EXPECTED_TYPES);
-  const byType = <T extends BillingEventType>(type: T, index = 0) =>
-    since(events.filter((event) => event.type === type)[index] as BillingEvent);
-  expect(byType('usage:loaded')).toEqual({ type: 'usage:loaded', at: 0 });
-  expect(byType('consume:charged')).toEqual({ type: 'consume:charged', at: 0, externalId: 'first', isCredit: false });
-  expect(byType('consume:free')).toEqual({ type: 'consume:free', at: 1_000, externalId: null });
-  expect(byType('consume:free', 1)).toEqual({ type: 'consume:free', at: 1_000, externalId: 'mine' });
-  expect(byType('freePeriod:started')).toEqual({ type: 'freePeriod:started', at: 0 });
-  expect(byType('freePeriod:ended')).toEqual({ type: 'freePeriod:ended', at: 30_000 });
-  expect(byType('consume:charged', 1)).toEqual({
-    type: 'consume:charged',
-    at: 30_000,
-    externalId: 'paid',
-    isCredit: true,
-  });
-  expect(byType('freePeriod:started', 1)).toEqual({ type: 'freePeriod:started', at: 30_000 });
-  expect(byType('freePeriod:ended', 1)).toEqual({ type: 'freePeriod:ended', at: 60_000 });
-  expect(byType('refresh:failed')).toMatchObject({ at: 30_000, error: { code: 'http', status: 500 } });
-  expect(byType('consume:denied')).toEqual({ type: 'consume:denied', at: 60_000, externalId: 'short' });
-  expect(byType('consume:blacklisted')).toEqual({ type: 'consume:blacklisted', at: 60_000, externalId: 'banned' });
-  expect(byType('consume:failed')).toMatchObject({ at: 60_000, externalId: 'broken', error: { code: 'http' } });
-  expect((byType('consume:failed') as { error: unknown }).error).toMatchObject({ status: 500, externalId: 'broken' });
+// `earlier`: consumes made before the events were heard, which the numbers count.
+function expectWholeCycle(events: BillingEvent[], earlier = 0): void {
+  // The wall clock beside the scheduler's (the test clock's wall time moves with it).
+  const wallOffset = (events[0] as BillingEvent).wallTime - (events[0] as BillingEvent).at;
+  expect(events.every((event) => event.wallTime - event.at === wallOffset)).toBe(true);
+  const renumbered = EXPECTED.map((event) =>
+    'call' in event ? { ...event, call: Number(event.call) + earlier } : event,
+  );
+  expect(events.map(({ wallTime: _, ...event }) => since(event as BillingEvent))).toEqual(renumbered);
+  const failed = events.at(-1) as BillingEventOf<'consume:failed'>;
+  expect(failed.error).toMatchObject({ status: 500, externalId: 'broken' });
 }
 
 describe('events through a whole cycle', () => {
@@ -104,7 +114,10 @@ describe('events through a whole cycle', () => {
     let completed = false;
     setup.client.billing.events$.subscribe({ next: (e) => events.push(e), complete: () => (completed = true) });
     await wholeCycle(setup);
-    expectWholeCycle(events.map((event) => ({ ...event, at: event.at - 30_000 })));
+    expectWholeCycle(
+      events.map((event) => ({ ...event, at: event.at - 30_000 })),
+      1,
+    );
     setup.client.billing.dispose();
     expect(completed).toBe(true);
   });
@@ -139,11 +152,13 @@ describe('events through a whole cycle', () => {
     }
     await usage;
     const retries = events.filter((event) => event.type === 'request:retry').map(since);
+    const facts = { type: 'request:retry', wallTime: expect.any(Number), path: PATH.count, externalId: null };
+    const reason = { code: 'http', status: 500 };
     expect(retries).toEqual([
-      { type: 'request:retry', at: 0, attempt: 1, delayMs: delays[0], path: PATH.count },
-      { type: 'request:retry', at: delays[0], attempt: 2, delayMs: delays[1], path: PATH.count },
+      { ...facts, ...reason, at: 0, attempt: 1, delayMs: delays[0] },
+      { ...facts, ...reason, at: delays[0], attempt: 2, delayMs: delays[1] },
     ]);
-    expect(events.at(-1)).toMatchObject({ type: 'usage:loaded' });
+    expect(events.at(-1)).toMatchObject({ type: 'usage:loaded', attempts: 3 });
   });
 
   it('every event is frozen and the same object for onEvent and events$', async () => {
@@ -205,7 +220,13 @@ describe('a throwing events$ subscriber', () => {
       client.billing.events$.subscribe((event) => heard.push(event.type));
       await client.billing.getUsage();
       await expect(client.billing.consume({ externalId: 'y' })).resolves.toMatchObject({ isBlacklisted: false });
-      expect(heard).toEqual(['usage:loaded', 'freePeriod:started', 'consume:charged']);
+      expect(heard).toEqual([
+        'usage:started',
+        'usage:loaded',
+        'consume:started',
+        'freePeriod:started',
+        'consume:charged',
+      ]);
       expect(backend.charged).toEqual(['y']);
       await new Promise((resolve) => setTimeout(resolve, 0));
       expect(unhandled.length).toBeGreaterThanOrEqual(1);
@@ -215,10 +236,11 @@ describe('a throwing events$ subscriber', () => {
   });
 });
 
-describe('events cost nothing when unused (white-box: a spy on eventsOf, which builds them)', () => {
+describe('events cost nothing when unused (white-box: a spy on the hub, which every built event goes to)', () => {
   it('with neither onEvent nor a subscriber no event is built, not even once one has left', async () => {
-    const emit = jest.spyOn(eventOf, 'eventsOf');
+    const hubs = jest.spyOn(eventHub, 'createEventHub');
     const { client, backend, clock } = fixture({ freeRemaining: 0 }, { retries: 1, events: billingEvents() });
+    const emit = jest.spyOn(hubs.mock.results[0]?.value as ReturnType<typeof eventHub.createEventHub>, 'emit');
     const drive = async () => {
       backend.script(PATH.count, FAILED);
       const usage = client.billing.getUsage();
@@ -291,7 +313,11 @@ describe('no event carries a header value (canary)', () => {
 
     const types = new Set(events.map((event) => event.type));
     const all: BillingEventType[] = [
+      'usage:started',
       'usage:loaded',
+      'consume:started',
+      'refresh:started',
+      'refresh:loaded',
       'consume:charged',
       'consume:free',
       'consume:blacklisted',

@@ -13,8 +13,11 @@ const FACTS = new Set([
   'usage/loaded',
   'usage/failed',
   'usage/bootstrapped',
+  'balance/started',
   'balance/loaded',
   'balance/failed',
+  'consume/started',
+  'consume/locked',
   'consume/sent',
   'consume/charged',
   'consume/insufficient',
@@ -87,15 +90,19 @@ describe('the lean paths of the engine (issue 11)', () => {
     expect(seen).toEqual([
       'usage/started',
       'usage/loaded',
+      'consume/started',
       'consume/sent',
       'consume/charged',
       'consume/settled',
       'consume/settled', // the free one: answered at once, still a fact the status and events read
       'freePeriod/ended',
+      'consume/started',
       'consume/sent',
       'consume/charged',
+      'balance/started',
       'balance/loaded',
       'consume/settled', // after the balance refresh, as the spec orders it
+      'balance/started',
       'balance/loaded',
     ]);
     expect(seen.filter((type) => !FACTS.has(type))).toEqual([]);

@@ -66,7 +66,16 @@ describe('what aborts and timeouts abort', () => {
     await settle();
     expect(aborted(sent)).toEqual([true, false]);
     expect(onSend).toHaveBeenCalledTimes(1);
-    expect(onRetry.mock.calls).toEqual([[{ attempt: 2, delayMs: 125, path: '/ai/v1/credit/getBalance' }]]);
+    expect(onRetry.mock.calls).toEqual([
+      [
+        {
+          attempt: 2,
+          delayMs: 125,
+          path: '/ai/v1/credit/getBalance',
+          error: expect.objectContaining({ code: 'timeout' }),
+        },
+      ],
+    ]);
     wire.release(); // the first has already failed
     await settle();
     expect(other).toEqual({ value: { kind: 'charged', freeRemaining: 1, isCredit: false }, done: true });

@@ -39,9 +39,11 @@ describe('401 recovery (onUnauthorized)', () => {
     expect(sent.map(authorization)).toEqual(['Bearer old', 'Bearer fresh']);
     const body = { module: 'generator_poster', external_id: 'op-1' };
     expect(sent.map((request) => request.body)).toEqual([body, body]);
-    // The re-send is an attempt of its own for numbering, but not a retry.
+    // The re-send is an attempt of its own for numbering, told with no delay: it waits for onUnauthorized.
     expect(onSend).toHaveBeenCalledTimes(2);
-    expect(onRetry).not.toHaveBeenCalled();
+    expect(onRetry.mock.calls).toEqual([
+      [{ attempt: 2, delayMs: null, path: PATHS.consume, error: expect.objectContaining({ status: 401 }) }],
+    ]);
   });
 
   it('concurrent requests that hit 401 together share exactly one onUnauthorized call', async () => {

@@ -2,7 +2,7 @@ import { invalid } from '../../shared/errors';
 import type { BillingEvent } from '../../shared/billing-event';
 import type { BillingFeature } from '../feature';
 import { createEventHub } from './event-hub';
-import { eventsOf } from './event-of';
+import { eventState, type AddEvent } from './event-of';
 
 /**
  * Options of `billingEvents()`.
@@ -42,20 +42,18 @@ export function billingEvents(options: BillingEventsOptions = {}): BillingFeatur
   }
   return {
     kind: 'events',
-    install({ scheduler }) {
+    install({ scheduler, wallNow }) {
       const hub = createEventHub(onEvent);
+      const state = eventState();
+      // Events are built only while someone listens; the state that numbers them is kept always.
+      const add: AddEvent = (type, facts) => {
+        if (hub.active()) hub.emit({ type, at: scheduler.now(), wallTime: wallNow(), ...facts } as BillingEvent);
+      };
       return {
         events$: hub.events$,
-        // Built only while someone listens.
-        observe(action, before, after) {
-          if (hub.active()) for (const event of eventsOf(action, before, after, scheduler.now())) hub.emit(event);
-        },
-        // Rare: built even when nobody listens (the hub then delivers it to no one).
-        onRecovered: ({ externalId, outcome }) =>
-          hub.emit({ type: 'consume:recovered', at: scheduler.now(), externalId, outcome }),
-        // The transport numbers attempts (2 is the first retry); the event counts retries.
-        onRetry: ({ attempt, delayMs, path }) =>
-          hub.emit({ type: 'request:retry', at: scheduler.now(), attempt: attempt - 1, delayMs, path }),
+        observe: (action, before, after) => state.observe(action, before, after, add),
+        onRecovered: (recovered) => add('consume:recovered', recovered),
+        onRetry: (notice) => state.retry(notice, add),
         dispose: () => hub.complete(),
       };
     },

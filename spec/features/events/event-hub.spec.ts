@@ -7,10 +7,14 @@ const CANARY = 'canary-6f1d-secret';
 const failed = (at: number): BillingEvent => ({
   type: 'consume:failed',
   at,
+  wallTime: at,
+  call: 1,
   externalId: 'order-1',
+  attempts: 1,
   error: new BillingError('backend', `backend said ${CANARY}`, { backendCode: 500 }),
+  unanswered: false,
 });
-const loaded = (at: number): BillingEvent => ({ type: 'usage:loaded', at });
+const loaded = (at: number): BillingEvent => ({ type: 'usage:loaded', at, wallTime: at, attempts: 1 });
 
 let consoleError: jest.SpyInstance;
 beforeEach(() => (consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined)));
