@@ -100,8 +100,6 @@ export const SIZE_AIMS = { own: 7_700 } as const;
  * Issue 36, quota and money: one quota check (QUOTA_KEYS now the keys of the checks) and subtractAmount
  * (credit amounts without float noise, in the ledger and preview()): own 8,103 B, all 11,298 B, within
  * issue 36's targets (8,192 and 11,300).
- */
-export const SIZE_CEILINGS = { own: 8_105, total: 11_300 } as const;
  * Issue 38, events a trace can be built from: the store dispatches a consume's start (numbered, with its
  * origin), its lock and a balance refresh's start, and the transport tells a 401 re-send and each retry's
  * error; everything built from them is in the events feature: own 8,102 B, all 11,307 B (+67, +71).
