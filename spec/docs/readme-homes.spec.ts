@@ -86,7 +86,14 @@ describe('the README fits the first ten minutes', () => {
     for (const platform of ['Browsers', 'Node', 'React Native', 'Server rendering']) {
       expect(README).toMatch(new RegExp(`^\\| ${platform} +\\|`, 'm'));
     }
-    expect(README).toMatch(/^\| `createClient`, own code +\| [\d,]+ B +\|$/m);
+    // The rows of size-limit's budgets (docs/performance.md, "Size budgets"): gzip, brotli, then the budget.
+    const kB = String.raw`[\d.]+ kB`;
+    for (const entry of [
+      '`createClient` app, rxjs included',
+      ...['react', 'element', 'devtools', 'otel'].map((name) => `\`unified-billing/${name}\``),
+    ]) {
+      expect(README).toMatch(new RegExp(`^\\| ${entry}[^|]* +\\| ${kB} +\\| ${kB} +\\| ${kB} / ${kB} +\\|$`, 'm'));
+    }
   });
 
   it('reaches every section it used to hold in one click: a link to the page that owns it, whose anchor exists', () => {
