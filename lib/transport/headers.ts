@@ -15,6 +15,15 @@ export const invalidHeaders = (message: string): BillingError => new BillingErro
 const NOT_A_RECORD = 'headers must be a record of strings, a Headers, or a function giving one';
 const PRODUCTION_MESSAGE = 'invalid headers';
 
+// What is wrong with one entry, in development. Names are quoted only when valid, values never: a
+// value is usually a credential.
+function entryProblem(name: string, item: unknown): string {
+  if (typeof item !== 'string') return NOT_A_RECORD;
+  return TOKEN.test(name)
+    ? `headers: "${name}" has a character fetch refuses (CR, LF, NUL...)`
+    : 'headers: a name is not a valid HTTP name';
+}
+
 /**
  * The headers of one attempt, checked: a record of strings (itself, not a
  * copy) or a Headers, duck-typed so one from another realm or a polyfill
@@ -29,16 +38,9 @@ export function checkedHeaders(value: unknown): HeaderRecord {
     const copy: Record<string, unknown> = (record = {});
     forEach.call(value, (item: unknown, name: string) => (copy[name] = item));
   }
-  // Names are quoted only when valid, values never: a value is usually a credential.
   for (const [name, item] of Object.entries(record)) {
-    if (typeof item !== 'string') throw invalidHeaders(__DEV__ ? NOT_A_RECORD : PRODUCTION_MESSAGE);
-    if (!TOKEN.test(name))
-      throw invalidHeaders(__DEV__ ? 'headers: a name is not a valid HTTP name' : PRODUCTION_MESSAGE);
-    if (!VALUE.test(item)) {
-      throw invalidHeaders(
-        __DEV__ ? `headers: "${name}" has a character fetch refuses (CR, LF, NUL...)` : PRODUCTION_MESSAGE,
-      );
-    }
+    if (typeof item !== 'string' || !TOKEN.test(name) || !VALUE.test(item))
+      throw invalidHeaders(__DEV__ ? entryProblem(name, item) : PRODUCTION_MESSAGE);
   }
   return record as HeaderRecord;
 }
