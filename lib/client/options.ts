@@ -93,11 +93,12 @@ export function resolveOptions(options: ClientOptions) {
   const { baseUrl, appKey } = options;
   // A bare Hermes has neither (React Native 0.86 has both): named here, not blamed on baseUrl or left as a
   // ReferenceError at the first request.
-  if (typeof AbortController !== 'function') missingGlobal('AbortController');
+  for (const name of ['AbortController', 'URL'] as const) {
+    if (typeof globalThis[name] !== 'function') missingGlobal(name);
+  }
   const url = attempt(() => new URL(baseUrl));
   // Only what is wrong with the URL is said: it may embed a credential.
   if (!/^https?:$/.test(url?.protocol as string) || url!.username || url!.password || /[?#]/.test(baseUrl)) {
-    if (typeof URL !== 'function') missingGlobal('URL');
     invalid(
       __DEV__ ? 'baseUrl must be an absolute http(s) URL without credentials, query or fragment' : 'invalid baseUrl',
     );
