@@ -53,23 +53,23 @@ export function deadline<T>(work: (raceEnded: AbortSignal) => Promise<T>, option
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let timer: Subscription | undefined;
-    const finish = (outcome: () => T | PromiseLike<T>, endWork: boolean) => {
+    // No `onAbort` or `onTimeout` settles with undefined.
+    const finish = (outcome: (() => T | PromiseLike<T>) | undefined, endWork: boolean) => {
       if (settled) return;
       settled = true;
       timer?.unsubscribe();
       signal?.removeEventListener('abort', aborted);
       if (endWork) raceEnded.abort();
       try {
-        resolve(outcome());
+        resolve(outcome?.() as T);
       } catch (error) {
         reject(error);
       }
     };
-    const aborted = () => finish(onAbort ?? (() => undefined as T), true);
+    const aborted = () => finish(onAbort, true);
     if (signal?.aborted) return aborted();
     signal?.addEventListener('abort', aborted, { once: true });
-    if (options.ms !== undefined)
-      timer = options.scheduler.schedule(() => finish(onTimeout ?? (() => undefined as T), true), options.ms);
+    if (options.ms !== undefined) timer = options.scheduler.schedule(() => finish(onTimeout, true), options.ms);
     // A work that throws at once ends the race as one that rejects.
     new Promise<T>((started) => started(work(raceEnded.signal))).then(
       (value) => finish(() => value, false),
