@@ -1,9 +1,9 @@
 import { deadline } from '../shared/deadline';
-import { BillingError, abortedError } from '../shared/errors';
+import { BillingError, abortedError, invalid } from '../shared/errors';
 import type { Call, RequestOptions, TransportConfig } from './config';
 import { decodeEnvelope } from './decode';
 import { answerError, fetchError, malformedError } from './failure';
-import { checkedHeaders, invalidHeaders, type HeaderRecord } from './headers';
+import { checkedHeaders, type HeaderRecord } from './headers';
 import { exchange, type HttpResponse } from './http';
 
 const JSON_TYPE = 'application/json';
@@ -41,7 +41,7 @@ export function attempt<T>(
             value = await headersOption();
           } catch {
             // What it threw may quote a credential, so it is not passed on.
-            throw invalidHeaders(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
+            invalid(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
           }
           // Timed out or aborted while waiting: this attempt is over, nothing is sent.
           if (stopped.aborted) throw abortedError();

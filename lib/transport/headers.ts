@@ -1,4 +1,4 @@
-import { BillingError } from '../shared/errors';
+import { invalid } from '../shared/errors';
 
 /** Header names and values as the transport sends them. */
 export type HeaderRecord = Readonly<Record<string, string>>;
@@ -7,9 +7,6 @@ export type HeaderRecord = Readonly<Record<string, string>>;
 // WHATWG Headers class: whatever passes here, every fetch accepts as given.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-
-/** The `invalid_argument` error of a headers option (returned, for the caller to throw); never retried. */
-export const invalidHeaders = (message: string): BillingError => new BillingError('invalid_argument', message);
 
 // Just "invalid headers" in a production build.
 const NOT_A_RECORD = 'headers must be a record of strings, a Headers, or a function giving one';
@@ -31,7 +28,7 @@ function entryProblem(name: string, item: unknown): string {
  */
 export function checkedHeaders(value: unknown): HeaderRecord {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw invalidHeaders(__DEV__ ? NOT_A_RECORD : PRODUCTION_MESSAGE);
+    invalid(__DEV__ ? NOT_A_RECORD : PRODUCTION_MESSAGE);
   let record = value as Record<string, unknown>;
   const { forEach, get } = value as Partial<Headers>;
   if (typeof forEach === 'function' && typeof get === 'function') {
@@ -40,7 +37,7 @@ export function checkedHeaders(value: unknown): HeaderRecord {
   }
   for (const [name, item] of Object.entries(record)) {
     if (typeof item !== 'string' || !TOKEN.test(name) || !VALUE.test(item))
-      throw invalidHeaders(__DEV__ ? entryProblem(name, item) : PRODUCTION_MESSAGE);
+      invalid(__DEV__ ? entryProblem(name, item) : PRODUCTION_MESSAGE);
   }
   return record as HeaderRecord;
 }
