@@ -57,6 +57,13 @@ function refetchCall(old: object): string {
   return `refetchOn({${fields.length > 0 ? ` ${fields.join(', ')} ` : ''}})`;
 }
 
+// Refuses a 0.1 refetch object (not a feature), naming the refetchOn() call that does the same.
+function oldRefetch(refetch: unknown): void {
+  if (typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
+    invalid(`refetch takes refetchOn() since 0.2.0: write refetch: ${refetchCall(refetch)}`);
+  }
+}
+
 // The value `make` gives, or `undefined` if it throws.
 function attempt<T>(make: () => T): T | undefined {
   try {
@@ -84,11 +91,8 @@ export function resolveOptions(options: ClientOptions) {
       options.onEvent,
     );
   }
-  // In production the refetch rule refuses it, as `invalid refetch`.
-  const refetch: unknown = options.refetch;
-  if (__DEV__ && typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
-    invalid(`refetch takes refetchOn() since 0.2.0: write refetch: ${refetchCall(refetch)}`);
-  }
+  // In production the refetch rule refuses it, as `invalid refetch` (and the option is not even read here).
+  if (__DEV__) oldRefetch(options.refetch);
   checkFields(options, RULES, 'option');
   const { baseUrl, appKey } = options;
   // A bare Hermes has neither (React Native 0.86 has both): named here, not blamed on baseUrl or left as a
