@@ -103,8 +103,13 @@ export const SIZE_AIMS = { own: 7_700 } as const;
  * Issue 38, events a trace can be built from: the store dispatches a consume's start (numbered, with its
  * origin), its lock and a balance refresh's start, and the transport tells a 401 re-send and each retry's
  * error; everything built from them is in the events feature: own 8,102 B, all 11,307 B (+67, +71).
+ * After issues 36, 38 and 39 merged, main measured own 8,249 B, all 11,440 B (over the ceilings above).
+ * Trimmed outside the store and the features (helper bytes-trim): one check per header entry in
+ * production (-6, -12), the missing globals from one list (-4, 0), no no-op callbacks in deadline()
+ * (-3, -4), headers refused through invalid() (-19, -7), the 0.1 refetch check's read development-only
+ * (-1, 0): own 8,216 B, all 11,417 B. The goals (8,192 and 11,300) are not met again.
  */
-export const SIZE_CEILINGS = { own: 8_105, total: 11_310 } as const;
+export const SIZE_CEILINGS = { own: 8_220, total: 11_420 } as const;
 
 /**
  * The published budget of one entry point (size-limit's check of it, .size-limit.ts): bytes of its
