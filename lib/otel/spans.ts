@@ -1,20 +1,27 @@
 import { SpanStatusCode, context, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { BillingEvent } from '../shared/billing-event';
-import type { ConsumeOutcome } from '../shared/types';
+
+interface ErrorFields {
+  readonly code: string;
+  readonly status?: number | undefined;
+}
+interface Answer {
+  readonly isCredit?: boolean;
+  readonly isBlacklisted?: boolean;
+}
 
 // Every field an event may have: the events are read by the part of their type, `kind:what`.
-interface Fields {
+interface Fields extends Answer {
   readonly type: string;
   readonly wallTime: number;
   readonly call?: number;
   readonly externalId?: string | null;
   readonly origin?: string;
   readonly attempts?: number;
-  readonly isCredit?: boolean;
-  readonly isBlacklisted?: boolean;
   readonly reason?: string;
-  readonly error?: { readonly code: string; readonly status?: number | undefined };
-  readonly outcome?: ConsumeOutcome;
+  readonly error?: ErrorFields;
+  // A replay's outcome: its answer, or its error.
+  readonly outcome?: { readonly result?: Answer; readonly error?: ErrorFields };
   readonly path?: string;
   readonly attempt?: number;
   readonly delayMs?: number;
@@ -87,7 +94,7 @@ export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), re
     const at = e.wallTime;
     const [kind, what] = e.type.split(':') as [string, string];
     const name = NAMES[kind];
-    const consume = e.call === undefined ? undefined : consumes.get(e.call);
+    const consume = consumes.get(e.call as number);
     // Every span and span event of a consume carries its id, with `recordIds`.
     const facts: Attributes = recordIds && e.externalId ? { 'billing.external_id': e.externalId } : {};
     if (what === 'started' && name) {
@@ -115,18 +122,19 @@ export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), re
       );
     } else if (name && e.attempts !== undefined) {
       // An end: of a consume or replay (by its number), else of the oldest fetch of its kind.
-      const span = e.call === undefined ? fetches[kind]?.shift() : consume?.span;
+      const span = consume?.span ?? fetches[kind]?.shift();
       if (!span) return;
       consumes.delete(e.call as number);
-      const answer = e.outcome?.ok ? e.outcome.result : e;
-      let error = e.reason ? { code: e.reason } : (e.error ?? (e.outcome?.ok === false ? e.outcome.error : undefined));
-      let outcome =
-        OUTCOMES[what] ?? (answer.isBlacklisted ? 'blacklisted' : answer.isCredit ? 'credits' : 'free_count');
-      if (error) outcome = '';
-      if (error?.code === 'insufficient_credits') {
-        outcome = 'insufficient';
-        error = undefined;
-      }
+      const answer = e.outcome?.result ?? e;
+      let error = e.reason ? { code: e.reason } : (e.error ?? e.outcome?.error);
+      // A refusal is an outcome, not an error.
+      const refused = error?.code === 'insufficient_credits';
+      if (refused) error = undefined;
+      const outcome = refused
+        ? 'insufficient'
+        : error
+          ? ''
+          : (OUTCOMES[what] ?? (answer.isBlacklisted ? 'blacklisted' : answer.isCredit ? 'credits' : 'free_count'));
       if (outcome) Object.assign(facts, { 'billing.outcome': outcome, 'billing.is_credit': outcome === 'credits' });
       if (error) {
         const canceled = /^(aborted|disposed)$/.test(error.code);
