@@ -80,12 +80,12 @@ export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), re
   // The app's oldest consume open: the one whose turn it is, which holds the lock.
   const oldest = () => find((consume) => !consume.replayed);
   const newest = (spans: Span[] | undefined) => spans?.[spans.length - 1];
-  const spanOf = (path: string, externalId: string | null) => {
-    if (externalId === null)
-      return newest(fetches[/getBalance$/.test(path) ? 'refresh' : 'usage']) ?? newest(fetches['usage']);
+  // A GET has no id (`null` from the fetch, none on a usage or refresh event).
+  const spanOf = (path: string, externalId?: string | null) => {
+    if (!externalId) return newest(fetches[/getBalance$/.test(path) ? 'refresh' : 'usage']) ?? newest(fetches['usage']);
     // A POST's consume: by its id, else the one whose turn it is, which has none yet.
     const found = find((consume) => consume.externalId === externalId) ?? oldest();
-    if (found?.externalId === null) found.externalId = externalId;
+    if (found && !found.externalId) found.externalId = externalId;
     return found?.span;
   };
 
@@ -105,7 +105,7 @@ export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), re
       facts['billing.replayed'] = kind === 'replay';
       if (e.origin) facts['billing.origin'] = e.origin;
       const span = tracer.startSpan(name, { startTime: at, attributes: facts }, holder && within(holder.span));
-      consumes.set(e.call, { span, externalId: e.externalId ?? null, replayed: kind === 'replay' });
+      consumes.set(e.call, { span, externalId: e.externalId as string | null, replayed: kind === 'replay' });
     } else if (kind === 'lock') {
       consume?.span.addEvent('billing.lock_acquired', {}, at);
     } else if (kind === 'request') {
@@ -115,11 +115,7 @@ export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), re
       if (e.status !== null) attributes['http.response.status_code'] = e.status ?? 401;
       if (retry)
         Object.assign(attributes, { 'billing.retry': e.attempt, 'billing.delay_ms': e.delayMs, 'error.type': e.code });
-      spanOf(e.path as string, e.externalId ?? null)?.addEvent(
-        retry ? 'billing.retry' : 'billing.reauthorize',
-        attributes,
-        at,
-      );
+      spanOf(e.path as string, e.externalId)?.addEvent(retry ? 'billing.retry' : 'billing.reauthorize', attributes, at);
     } else if (name && e.attempts !== undefined) {
       // An end: of a consume or replay (by its number), else of the oldest fetch of its kind.
       const span = consume?.span ?? fetches[kind]?.shift();
