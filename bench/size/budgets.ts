@@ -146,12 +146,14 @@ export interface EntryBudget {
  * - `client`, an app importing only `createClient`, rxjs included: target under 9.99 kB (TanStack
  *   Query's "react minimal"); 10,311 / 11,258 B, not met (docs/performance.md says why).
  * - `react`, all of the entry alone (what it adds beyond the core; the core, React and rxjs left
- *   out): target 1 kB; 1,006 / 1,145 B.
+ *   out): target 1 kB; 1,006 / 1,145 B, then 1,064 / 1,206 B; with the status and usage
+ *   equality imported from the main entry (external, left out here) instead of a copy: 912 / 1,054 B.
  * - `element`, both elements with their template and CSS: target 2.2 kB; 1,976 / 2,272 B. Its
  *   gzip figure is also issue 26's goal now (spec/perf/element-size.spec.ts, `npm run bench`).
- * - `devtools`, the Redux DevTools bridge: target 1 kB; 1,093 / 1,243 B.
- * - `otel`, the OpenTelemetry adapter, `@opentelemetry/api` left out: target 0.8 kB, the budget
- *   until it is measured (its gzip figure a guess from the others' ratio, about 1.15).
+ * - `devtools`, the Redux DevTools bridge: target 1 kB; 1,093 / 1,243 B, then 1,142 / 1,297 B, not
+ *   met (docs/performance.md says why).
+ * - `otel`, the OpenTelemetry adapter, `@opentelemetry/api` left out: target 0.8 kB; 1,152 / 1,311 B
+ *   when first measured, 1,106 / 1,247 B trimmed, not met (docs/performance.md says why).
  *
  * The ceilings above are the tight guard on the `createClient` app, run by `npm test` from the
  * sources; they must stay under its budget here (spec/perf/size.spec.ts checks that).
@@ -165,17 +167,25 @@ export const ENTRY_BUDGETS = {
     brotli: 10_500,
     gzip: 11_500,
   },
-  react: { name: 'unified-billing/react', path: 'dist/react.mjs', import: '*', brotli: 1_050, gzip: 1_200 },
+  react: {
+    name: 'unified-billing/react',
+    path: 'dist/react.mjs',
+    import: '*',
+    // The core helpers it imports (initialStatus, sameUsage) are the app's one copy, not the entry's.
+    ignore: ['unified-billing'],
+    brotli: 950,
+    gzip: 1_100,
+  },
   element: { name: 'unified-billing/element', path: 'dist/element.mjs', import: '*', brotli: 2_050, gzip: 2_350 },
-  devtools: { name: 'unified-billing/devtools', path: 'dist/devtools.mjs', import: '*', brotli: 1_150, gzip: 1_300 },
+  devtools: { name: 'unified-billing/devtools', path: 'dist/devtools.mjs', import: '*', brotli: 1_200, gzip: 1_350 },
   otel: {
     name: 'unified-billing/otel',
     path: 'dist/otel.mjs',
     import: '*',
     ignore: ['@opentelemetry/api'],
     source: 'lib/otel/index.ts',
-    brotli: 800,
-    gzip: 950,
+    brotli: 1_150,
+    gzip: 1_300,
   },
 } as const satisfies Record<string, EntryBudget>;
 

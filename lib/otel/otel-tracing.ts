@@ -1,4 +1,4 @@
-import { context, trace, type Tracer } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
 import type { BillingEvent } from '../shared/billing-event';
 import type { FetchLike } from '../shared/types';
 import { spanBook } from './spans';
@@ -72,15 +72,16 @@ export interface OtelTracing {
  * ```
  */
 export function otelTracing(options: OtelTracingOptions = {}): OtelTracing {
-  const book = spanBook(options.tracer ?? trace.getTracer('unified-billing'), options.recordIds === true);
+  const book = spanBook(options.tracer, options.recordIds);
   return {
     onEvent: book.onEvent,
     fetch(input, init) {
       const send = options.fetch ?? globalThis.fetch;
       // Only a consume's POST has a body: the JSON the transport wrote, with its `external_id`.
       const body = init?.body;
-      const span = book.spanOf(input.split('?')[0] as string, body ? JSON.parse(body as string).external_id : null);
-      return span ? context.with(trace.setSpan(context.active(), span), () => send(input, init)) : send(input, init);
+      return book.sendIn(input.split('?')[0] as string, body ? JSON.parse(body as string).external_id : null, () =>
+        send(input, init),
+      );
     },
   };
 }

@@ -1,19 +1,27 @@
 import { SpanStatusCode, context, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { BillingEvent } from '../shared/billing-event';
-import type { ConsumeOutcome } from '../shared/types';
+
+interface ErrorFields {
+  readonly code: string;
+  readonly status?: number | undefined;
+}
+interface Answer {
+  readonly isCredit?: boolean;
+  readonly isBlacklisted?: boolean;
+}
 
 // Every field an event may have: the events are read by the part of their type, `kind:what`.
-interface Fields {
+interface Fields extends Answer {
   readonly type: string;
   readonly wallTime: number;
   readonly call?: number;
   readonly externalId?: string | null;
   readonly origin?: string;
   readonly attempts?: number;
-  readonly isCredit?: boolean;
   readonly reason?: string;
-  readonly error?: { readonly code: string; readonly status?: number | undefined };
-  readonly outcome?: ConsumeOutcome;
+  readonly error?: ErrorFields;
+  // A replay's outcome: its answer, or its error.
+  readonly outcome?: { readonly result?: Answer; readonly error?: ErrorFields };
   readonly path?: string;
   readonly attempt?: number;
   readonly delayMs?: number;
@@ -35,18 +43,26 @@ const NAMES: Readonly<Record<string, string>> = {
   usage: 'get usage',
   refresh: 'refresh credits',
 };
-// `billing.outcome` of an end event that is an answer without a charge.
+// `billing.outcome` of an end event by its `what`: a charge's (and a replay's answer) is read from it,
+// a load has none.
 const OUTCOMES: Readonly<Record<string, string>> = {
   free: 'free_period',
   denied: 'insufficient',
   blacklisted: 'blacklisted',
+  loaded: '',
 };
+
+// The context with `span` active: a request sent in it, or a span started in it, is its child.
+const within = (span: Span) => trace.setSpan(context.active(), span);
 
 /** The spans open for one client's events, and how a request finds the span it is sent for. */
 export interface SpanBook {
   readonly onEvent: (event: BillingEvent) => void;
-  /** A POST's consume span by the id it carries; a GET's, the newest usage fetch or refresh open on its path. */
-  readonly spanOf: (path: string, externalId: string | null) => Span | undefined;
+  /**
+   * Runs `send` inside the span a request is sent for, when one is open: a POST's consume span by the id
+   * it carries; a GET's, the newest usage fetch or refresh open on its path.
+   */
+  readonly sendIn: <T>(path: string, externalId: string | null, send: () => T) => T;
 }
 
 /**
@@ -57,20 +73,19 @@ export interface SpanBook {
  * only an error of billing sets the status to ERROR (never a refusal, an abort
  * or a dispose). Ids are attributes, and only with `recordIds`.
  */
-export function spanBook(tracer: Tracer, recordIds: boolean): SpanBook {
+export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), recordIds = false): SpanBook {
   const consumes = new Map<number, ConsumeSpan>();
   const fetches: Record<string, Span[]> = { usage: [], refresh: [] };
-  const ids = (externalId?: string | null): Attributes =>
-    recordIds && externalId ? { 'billing.external_id': externalId } : {};
+  const find = (test: (consume: ConsumeSpan) => boolean) => [...consumes.values()].find(test);
   // The app's oldest consume open: the one whose turn it is, which holds the lock.
-  const oldest = () => [...consumes.values()].find((consume) => !consume.replayed);
+  const oldest = () => find((consume) => !consume.replayed);
   const newest = (spans: Span[] | undefined) => spans?.[spans.length - 1];
-  const spanOf = (path: string, externalId: string | null) => {
-    if (externalId === null)
-      return newest(fetches[/getBalance$/.test(path) ? 'refresh' : 'usage']) ?? newest(fetches['usage']);
+  // A GET has no id (`null` from the fetch, none on a usage or refresh event).
+  const spanOf = (path: string, externalId?: string | null) => {
+    if (!externalId) return newest(fetches[/getBalance$/.test(path) ? 'refresh' : 'usage']) ?? newest(fetches['usage']);
     // A POST's consume: by its id, else the one whose turn it is, which has none yet.
-    const found = [...consumes.values()].find((consume) => consume.externalId === externalId) ?? oldest();
-    if (found?.externalId === null) found.externalId = externalId;
+    const found = find((consume) => consume.externalId === externalId) ?? oldest();
+    if (found && !found.externalId) found.externalId = externalId;
     return found?.span;
   };
 
@@ -79,61 +94,60 @@ export function spanBook(tracer: Tracer, recordIds: boolean): SpanBook {
     const at = e.wallTime;
     const [kind, what] = e.type.split(':') as [string, string];
     const name = NAMES[kind];
-    const consume = e.call === undefined ? undefined : consumes.get(e.call);
+    const consume = consumes.get(e.call as number);
+    // Every span and span event of a consume carries its id, with `recordIds`.
+    const facts: Attributes = recordIds && e.externalId ? { 'billing.external_id': e.externalId } : {};
     if (what === 'started' && name) {
       if (e.call === undefined) return void fetches[kind]?.push(tracer.startSpan(name, { startTime: at }));
       // A tab's replay runs under the lock the app's oldest consume holds: an event and a child of its span.
       const holder = e.origin === 'tab' ? oldest() : undefined;
-      holder?.span.addEvent('billing.replay', { 'billing.origin': 'tab', ...ids(e.externalId) }, at);
-      const attributes: Attributes = { 'billing.replayed': kind === 'replay', ...ids(e.externalId) };
-      if (e.origin) attributes['billing.origin'] = e.origin;
-      const parent = holder && trace.setSpan(context.active(), holder.span);
-      const span = tracer.startSpan(name, { startTime: at, attributes }, parent);
-      consumes.set(e.call, { span, externalId: e.externalId ?? null, replayed: kind === 'replay' });
+      holder?.span.addEvent('billing.replay', { 'billing.origin': 'tab', ...facts }, at);
+      facts['billing.replayed'] = kind === 'replay';
+      if (e.origin) facts['billing.origin'] = e.origin;
+      const span = tracer.startSpan(name, { startTime: at, attributes: facts }, holder && within(holder.span));
+      consumes.set(e.call, { span, externalId: e.externalId as string | null, replayed: kind === 'replay' });
     } else if (kind === 'lock') {
       consume?.span.addEvent('billing.lock_acquired', {}, at);
     } else if (kind === 'request') {
-      const facts: Attributes = { 'url.path': e.path, 'http.response.status_code': e.status ?? 401 };
-      if (what === 'retry') {
-        Object.assign(facts, { 'billing.retry': e.attempt, 'billing.delay_ms': e.delayMs, 'error.type': e.code });
-        if (e.status === null) delete facts['http.response.status_code'];
-      }
-      spanOf(e.path as string, e.externalId ?? null)?.addEvent(
-        `billing.${what === 'retry' ? what : 'reauthorize'}`,
-        facts,
-        at,
-      );
+      const retry = what === 'retry';
+      const attributes: Attributes = { 'url.path': e.path };
+      // A retry after no answer has no status; a 401 re-send's is 401.
+      if (e.status !== null) attributes['http.response.status_code'] = e.status ?? 401;
+      if (retry)
+        Object.assign(attributes, { 'billing.retry': e.attempt, 'billing.delay_ms': e.delayMs, 'error.type': e.code });
+      spanOf(e.path as string, e.externalId)?.addEvent(retry ? 'billing.retry' : 'billing.reauthorize', attributes, at);
     } else if (name && e.attempts !== undefined) {
       // An end: of a consume or replay (by its number), else of the oldest fetch of its kind.
-      const span = e.call === undefined ? fetches[kind]?.shift() : consume?.span;
-      if (e.call !== undefined) consumes.delete(e.call);
-      let { error } = e;
-      let outcome = what === 'charged' ? (e.isCredit ? 'credits' : 'free_count') : OUTCOMES[what];
-      if (e.reason) error = { code: e.reason };
-      if (e.outcome?.ok) {
-        const { isBlacklisted, isCredit } = e.outcome.result;
-        outcome = isBlacklisted ? 'blacklisted' : isCredit ? 'credits' : 'free_count';
-      } else if (e.outcome) error = e.outcome.error;
-      if (error?.code === 'insufficient_credits') {
-        outcome = 'insufficient';
-        error = undefined;
+      const span = consume?.span ?? fetches[kind]?.shift();
+      if (!span) return;
+      consumes.delete(e.call as number);
+      const answer = e.outcome?.result ?? e;
+      let error = e.reason ? { code: e.reason } : (e.error ?? e.outcome?.error);
+      // A refusal is an outcome, not an error.
+      const refused = error?.code === 'insufficient_credits';
+      if (refused) error = undefined;
+      const outcome = refused
+        ? 'insufficient'
+        : error
+          ? ''
+          : (OUTCOMES[what] ?? (answer.isBlacklisted ? 'blacklisted' : answer.isCredit ? 'credits' : 'free_count'));
+      if (outcome) Object.assign(facts, { 'billing.outcome': outcome, 'billing.is_credit': outcome === 'credits' });
+      if (error) {
+        const canceled = /^(aborted|disposed)$/.test(error.code);
+        facts[canceled ? 'billing.canceled' : 'error.type'] = error.code;
+        if (error.status !== undefined) facts['http.response.status_code'] = error.status;
+        if (!canceled) span.setStatus({ code: SpanStatusCode.ERROR, message: error.code });
       }
-      end(span, at, { 'billing.attempts': e.attempts, ...ids(e.externalId) }, outcome, error);
+      facts['billing.attempts'] = e.attempts;
+      span.setAttributes(facts);
+      span.end(at);
     }
   };
-  return { onEvent, spanOf };
-}
-
-// Ends a span at `at`: its outcome, or its error (ERROR for an error of billing, never for a cancel).
-function end(span: Span | undefined, at: number, attributes: Attributes, outcome?: string, error?: Fields['error']) {
-  if (!span) return;
-  if (outcome) span.setAttributes({ 'billing.outcome': outcome, 'billing.is_credit': outcome === 'credits' });
-  if (error) {
-    const canceled = /^(aborted|disposed)$/.test(error.code);
-    span.setAttribute(canceled ? 'billing.canceled' : 'error.type', error.code);
-    if (error.status !== undefined) span.setAttribute('http.response.status_code', error.status);
-    if (!canceled) span.setStatus({ code: SpanStatusCode.ERROR, message: error.code });
-  }
-  span.setAttributes(attributes);
-  span.end(at);
+  return {
+    onEvent,
+    sendIn(path, externalId, send) {
+      const span = spanOf(path, externalId);
+      return span ? context.with(within(span), send) : send();
+    },
+  };
 }

@@ -41,7 +41,16 @@ type Compared = QuotaFields & { readonly inFreePeriod?: boolean };
 
 /**
  * Equal for `onChange` purposes: every field but the ticking `freePeriodRemaining`. Tabs compare
- * their quotas with it too, by their quota fields only.
+ * their quotas with it too, by their quota fields only; public so that bindings (the React entry, an
+ * app's own) re-render on the same changes.
+ *
+ * @example
+ * ```ts
+ * let shown: UsageInfo | null = null;
+ * client.billing.usage$.subscribe((usage) => {
+ *   if (!sameUsage(shown, usage)) render((shown = usage));
+ * });
+ * ```
  */
 export function sameUsage(a: Compared | null, b: Compared | null): boolean {
   if (a === null || b === null) return a === b;
