@@ -58,14 +58,32 @@ export function holdLock(
 /** The lock a page holds for its client's life (the store holds it once): free means that page is gone. */
 export const pageLockName = (scope: string, pageId: string): string => scopedName(scope, 'page', pageId);
 
+// Held by a page, for its life, for each id it reported on recovered$ (contract decision 13).
+const reportedLockName = (scope: string, externalId: string): string => scopedName(scope, 'reported', externalId);
+
 /**
- * What both features that find unanswered POSTs bring: the one recovery, and this page's lock, which
- * the store holds for its life (it takes the first offered).
+ * What both features that find unanswered POSTs bring: the one recovery, this page's lock, and the
+ * mark of what it reported, which the store holds for its life (it takes the first offered).
  */
 export const recoveryHooks = (
   locks: LocksLike,
   { scope, pageId }: Pick<FeatureSetup, 'scope' | 'pageId'>,
-): StoreHooks => ({ recovery, holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)) });
+): StoreHooks => ({
+  recovery,
+  holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)),
+  markReported: (externalId) => holdLock(locks, reportedLockName(scope, externalId)),
+});
+
+/**
+ * Those of `externalIds` no living page has reported: a page that did holds its mark (`markReported`) until
+ * it goes. Asked under the lock that serializes the replays (the consume lock, or the journal's), after
+ * which a page that reports has requested its mark, so the next asker finds it held.
+ */
+export async function unreported(locks: LocksLike, scope: string, externalIds: Iterable<string>): Promise<string[]> {
+  const ids: string[] = [];
+  for (const id of new Set(externalIds)) if (await lockFree(locks, reportedLockName(scope, id))) ids.push(id);
+  return ids;
+}
 
 /**
  * Whether the lock `name` is free now; takes and drops it at once when it is

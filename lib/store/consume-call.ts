@@ -1,16 +1,20 @@
 import { consumeSettled } from '../core/actions';
 import { deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
-import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
+import type { RecoveredConsume } from '../shared/feature-types';
+import type { BillingConsumeResult } from '../shared/types';
 import type { Flight } from './flight';
+import type { ConsumeJournal, ConsumeLock } from './hooks';
 import type { LoadContext } from './usage';
 
 /** What a consume uses of its client: the transport and the store (`LoadContext`), and these. */
 export interface ConsumeContext extends LoadContext {
-  /** The cross-tab consume lock (tab sync), given the one replay path (`Recovery.replay`). */
-  readonly consumeLock: ((signal: AbortSignal) => Promise<() => void>) | undefined;
-  /** The reload journal (`ConsumeJournal`): an entry from before a POST until its caller has the outcome. */
-  readonly journal: { add(externalId: string): void; remove(externalId: string): void } | undefined;
+  /** The cross-tab consume lock (tab sync): once held, it answers what gone pages left unanswered. */
+  readonly consumeLock: ConsumeLock | undefined;
+  /** The reload journal: an entry from before a POST until its caller has the outcome. */
+  readonly journal: ConsumeJournal | undefined;
+  /** Where a replay's outcome goes (`recovered$`): a replay has no caller. */
+  readonly report: ((recovered: RecoveredConsume) => void) | undefined;
   /** Where the next consume waits for its turn: consumes run one at a time, in call order. */
   tail: Promise<void>;
   /** The consumes whose caller is still waiting, each by its `stop`, so `dispose()` settles every one. */
@@ -19,19 +23,26 @@ export interface ConsumeContext extends LoadContext {
   readonly newId: () => string;
 }
 
-/** How a consume starts: the caller's id and signal; `onOutcome` marks one an earlier page left (a replay). */
+/**
+ * Who asked for a consume: the app (`consume()`), or nobody alive, for a POST an earlier page left
+ * unanswered: `reload`, replayed from the journal after a reload; `tab`, sent again for a dead tab
+ * under the consume lock. A replay always asks the backend, free period or not, and has no caller:
+ * its outcome goes to `recovered$`.
+ */
+export type ConsumeOrigin = 'app' | 'reload' | 'tab';
+
+/** How a consume starts: the caller's id and signal, and who asked for it (absent: the app). */
 export interface ConsumeStart {
   readonly externalId?: string | undefined;
   readonly signal?: AbortSignal | undefined;
-  /** Hears the outcome of a replay (for `recovered$`); a replay always asks the backend, free period or not. */
-  readonly onOutcome?: ((outcome: ConsumeOutcome) => void) | undefined;
+  readonly origin?: ConsumeOrigin | undefined;
 }
 
 /** One consume: what it learns on the way, and how its caller is settled. */
 export interface ConsumeCall {
   /** Given by the caller or replayed; made only when a POST goes out. */
   externalId: string | undefined;
-  readonly replay: boolean;
+  readonly origin: ConsumeOrigin;
   /** Aborts this consume's own work: its lock wait, its POST, its balance refresh. */
   readonly signal: AbortSignal;
   /**
@@ -49,15 +60,16 @@ export interface ConsumeCall {
   readonly outcome: Promise<BillingConsumeResult>;
 }
 
-// A call, registered so that dispose() stops it; its work stops too when `follow` aborts.
-export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: AbortSignal): ConsumeCall {
+// A call, registered so that dispose() stops it.
+export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCall {
   const controller = new AbortController();
   const outcome = deferred<BillingConsumeResult>();
-  // A replay under the lock never awaits it: no unhandled rejection.
+  // A replay has no caller to await it: no unhandled rejection.
   outcome.promise.catch(() => undefined);
+  const origin = start.origin ?? 'app';
   const call: ConsumeCall = {
     externalId: start.externalId,
-    replay: start.onOutcome !== undefined,
+    origin,
     signal: controller.signal,
     post: 'none',
     outcome: outcome.promise,
@@ -81,7 +93,12 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
       // The caller has the outcome (or was told the client is gone): nothing is left to replay. Only this
       // client's own entries are removed: another page's (a shared storage) are not ours.
       if (post !== 'none') context.journal?.remove(externalId as string);
-      start.onOutcome?.(result ? { ok: true, result } : { ok: false, error: error as BillingError });
+      // A replay's outcome, whatever it is, to `recovered$`: one rule on every road (docs/recipes/reload-safe.md).
+      if (origin !== 'app' && externalId !== undefined)
+        context.report?.({
+          externalId,
+          outcome: result ? { ok: true, result } : { ok: false, error: error as BillingError },
+        });
       if (result) outcome.resolve(result);
       else outcome.reject(error);
     },
@@ -91,6 +108,5 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
     },
   };
   context.waiting.add(call.stop);
-  follow?.addEventListener('abort', () => controller.abort(), { once: true });
   return call;
 }

@@ -2,9 +2,9 @@ import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { deadline } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
-import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
+import type { BillingConsumeResult } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
-import { newCall, type ConsumeCall, type ConsumeContext, type ConsumeStart } from './consume-call';
+import { newCall, type ConsumeCall, type ConsumeContext, type ConsumeOrigin, type ConsumeStart } from './consume-call';
 
 export type { ConsumeContext } from './consume-call';
 
@@ -15,7 +15,7 @@ export const unchargedResult = (state: BillingState, isBlacklisted = false): Bil
   isBlacklisted,
 });
 
-// Steps 5 to 7 of a consume, the one replay path too: journal the id, POST it, apply the answer as facts.
+// Steps 6 to 8 of a consume, and of every replay: journal the id, POST it, apply the answer as facts.
 async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalId: string): Promise<boolean> {
   const { dispatch, now, nextRequestNumber } = context;
   context.journal?.add(externalId);
@@ -45,54 +45,77 @@ async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalI
 }
 
 /**
- * Steps 2 to 10 of a consume, in the order of the spec, once its turn came
+ * Step 3 of a turn: the POSTs earlier pages left unanswered, each sent again
+ * (steps 6 to 8) as a call of its own with no caller, settled like a consume
+ * and reported on `recovered$`. Whether a balance refresh is due (step 10).
+ */
+async function replay(context: ConsumeContext, externalIds: readonly string[], origin: ConsumeOrigin) {
+  let refresh = false;
+  for (const externalId of externalIds) {
+    const call = newCall(context, { externalId, origin });
+    let failure: unknown;
+    try {
+      refresh = (await sendConsume(context, call, externalId)) || refresh;
+    } catch (error) {
+      failure = error;
+    }
+    call.end(failure);
+  }
+  return refresh;
+}
+
+/**
+ * Steps 2 to 11 of a consume, in the order of the spec, once its turn came
  * (step 1): take the cross-tab lock if the local state does not make it free;
- * decide; make the id; journal it; POST; apply the answer (facts for the
- * reducer); release the lock; refresh the balance after a credit charge or a
- * refusal; settle the caller. Never rejects.
+ * send again what gone pages left unanswered (the lock's answer); decide; make
+ * the id; journal it; POST; apply the answer (facts for the reducer); release
+ * the lock; refresh the balance after a credit charge or a refusal; settle the
+ * caller. Never rejects.
  */
 async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<void> {
   const { signal } = call;
-  const free = () => !call.replay && inFreePeriod(context.state(), context.now());
+  const free = () => inFreePeriod(context.state(), context.now());
   let refresh = false;
   let failure: unknown;
   try {
-    // 2. The lock, only when the local state would send a POST (under it, a feature may replay a dead tab's POST).
-    // A call stopped before its turn waits for nothing: the lock refuses an aborted signal at once.
-    const release = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
+    // 2. The lock, only when the local state would send a POST. A call stopped before its turn waits for
+    // nothing: the lock refuses an aborted signal at once.
+    const held = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
     try {
-      // 3. Decide (again under the lock: another tab's charge may have started a free period); a call stopped
-      // meanwhile sends nothing.
+      // 3. What the lock answered: the POSTs of dead tabs, sent again first.
+      refresh = await replay(context, held?.orphans ?? [], 'tab');
+      // 4. Decide (again under the lock: another tab's charge, or a replay's, may have started a free period);
+      // a call stopped meanwhile sends nothing.
       if (signal.aborted) return;
       if (free()) {
         call.result = unchargedResult(context.state());
         return;
       }
-      // 4. The id, made only for a POST; 5 to 7 in sendConsume.
-      refresh = await sendConsume(context, call, (call.externalId ??= context.newId()));
+      // 5. The id, made only for a POST; 6 to 8 in sendConsume.
+      refresh = (await sendConsume(context, call, (call.externalId ??= context.newId()))) || refresh;
     } finally {
-      // 8. The lock goes right after the answer is in the store.
-      release?.();
+      // 9. The lock goes right after the answer is in the store.
+      held?.release();
     }
-    // 9. The balance, so the cache tells the truth (a failure shows in the status, never fails the consume):
+    // 10. The balance, so the cache tells the truth (a failure shows in the status, never fails the consume):
     // one sent now, beside any older one in flight, which may be stale and which the click must not wait for.
     if (refresh) await context.balance.join({ signal, fresh: 'now' }).catch(() => undefined);
   } catch (error) {
     failure = error;
   } finally {
-    // 10. The caller.
+    // 11. The caller.
     call.end(failure);
   }
 }
 
 /**
- * Starts one `consume()` that goes past the engine's free-period shortcut: its
+ * Starts one `consume()` that goes past the store's free-period shortcut: its
  * call, settled once by whoever comes first (the consume, the caller's abort,
  * `dispose()`), then {@link runConsume} in its turn. Until the backend has
  * answered, an abort fails the call; after, the answer stands.
  */
 export function startConsume(context: ConsumeContext, start: ConsumeStart): Promise<BillingConsumeResult> {
-  // Its own controller: nothing another consume does aborts this one (issue 17).
+  // Its own controller: nothing another consume does aborts this one.
   const call = newCall(context, start);
   return deadline(
     () => {
@@ -111,30 +134,27 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
 }
 
 /**
- * The replay path while the consume lock is held (a dead tab's POST, sent
- * again by the holder): the consume's own steps after the lock, settled and
- * reported through `onOutcome` like a replay after a reload. Resolves whether
- * the answer came: a POST that threw (the network, the lock's deadline) or a
- * dispose before the answer reports nothing, and the id is the caller's to
- * send again.
+ * The start's turn, queued as a consume is, for what the journal names as
+ * left by a page that is gone: claimed under the consume lock when there is
+ * one (so a page re-sending a dead tab's POST and this one never both report
+ * it), then replayed as that lock's own answer is. Settles once every replay
+ * was reported; `signal` (dispose) ends the wait.
  */
-export async function replayUnderLock(
-  context: ConsumeContext,
-  externalId: string,
-  signal: AbortSignal,
-  onOutcome: (outcome: ConsumeOutcome) => void,
-): Promise<boolean> {
-  // What the backend answered is reported: a result (charged, blacklisted), even when dispose() ended the call
-  // before this resumes, or a refusal.
-  const report = (outcome: ConsumeOutcome) =>
-    (outcome.ok || outcome.error.code === 'insufficient_credits') && onOutcome(outcome);
-  const call = newCall(context, { externalId, onOutcome: report }, signal);
-  let failure: unknown;
-  try {
-    await sendConsume(context, call, externalId);
-  } catch (error) {
-    failure = error;
-  }
-  call.end(failure);
-  return failure === undefined;
+export function replayJournal(context: ConsumeContext, signal: AbortSignal): Promise<void> {
+  const turn = async () => {
+    const held = await context.consumeLock?.(signal);
+    let refresh = false;
+    try {
+      refresh = await replay(context, held?.orphans ?? [], 'tab');
+      const claimed = signal.aborted ? [] : ((await context.journal?.pending(signal)) ?? []);
+      refresh = (await replay(context, claimed, 'reload')) || refresh;
+    } finally {
+      held?.release();
+    }
+    if (refresh) await context.balance.join({ signal, fresh: 'now' });
+  };
+  // A journal or a lock that fails (a lock manager that throws or rejects) leaves nothing to replay.
+  const done = context.tail.then(turn).catch(() => undefined);
+  context.tail = done;
+  return done;
 }
