@@ -65,16 +65,16 @@ async function replay(context: ConsumeContext, externalIds: readonly string[], o
 }
 
 /**
- * Steps 2 to 11 of a consume, in the order of the spec, once its turn came
- * (step 1): take the cross-tab lock if the local state does not make it free;
- * send again what gone pages left unanswered (the lock's answer); decide; make
- * the id; journal it; POST; apply the answer (facts for the reducer); release
- * the lock; refresh the balance after a credit charge or a refusal; settle the
- * caller. Never rejects.
+ * Steps 2 to 11 of a turn, in the order of the spec, once it came (step 1):
+ * take the cross-tab lock if the local state does not make the consume free;
+ * send again what gone pages left unanswered (the lock's answer, and at start
+ * the journal's claim); decide; make the id; journal it; POST; apply the
+ * answer (facts for the reducer); release the lock; refresh the balance after
+ * a credit charge or a refusal; settle the caller. Without a `call`, the
+ * start's turn: it only replays. Never rejects.
  */
-async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<void> {
-  const { signal } = call;
-  const free = () => inFreePeriod(context.state(), context.now());
+async function runTurn(context: ConsumeContext, call: ConsumeCall | undefined, signal: AbortSignal): Promise<void> {
+  const free = () => call !== undefined && inFreePeriod(context.state(), context.now());
   let refresh = false;
   let failure: unknown;
   try {
@@ -82,11 +82,14 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
     // nothing: the lock refuses an aborted signal at once.
     const held = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
     try {
-      // 3. What the lock answered: the POSTs of dead tabs, sent again first.
+      // 3. What the lock answered (dead tabs' POSTs) is sent again first; at start, what the journal names,
+      // claimed under the lock, so a page re-sending a dead tab's POST and this one never both report it.
       refresh = await replay(context, held?.orphans ?? [], 'tab');
+      const claimed = call || signal.aborted ? [] : await context.journal?.pending(signal);
+      refresh = (await replay(context, claimed ?? [], 'reload')) || refresh;
       // 4. Decide (again under the lock: another tab's charge, or a replay's, may have started a free period);
       // a call stopped meanwhile sends nothing.
-      if (signal.aborted) return;
+      if (!call || signal.aborted) return;
       if (free()) {
         call.result = unchargedResult(context.state());
         return;
@@ -101,17 +104,18 @@ async function runConsume(context: ConsumeContext, call: ConsumeCall): Promise<v
     // one sent now, beside any older one in flight, which may be stale and which the click must not wait for.
     if (refresh) await context.balance.join({ signal, fresh: 'now' }).catch(() => undefined);
   } catch (error) {
+    // A journal or a lock that fails (a lock manager that throws or rejects) leaves nothing to replay.
     failure = error;
   } finally {
     // 11. The caller.
-    call.end(failure);
+    call?.end(failure);
   }
 }
 
 /**
  * Starts one `consume()` that goes past the store's free-period shortcut: its
  * call, settled once by whoever comes first (the consume, the caller's abort,
- * `dispose()`), then {@link runConsume} in its turn. Until the backend has
+ * `dispose()`), then {@link runTurn}. Until the backend has
  * answered, an abort fails the call; after, the answer stands.
  */
 export function startConsume(context: ConsumeContext, start: ConsumeStart): Promise<BillingConsumeResult> {
@@ -120,7 +124,7 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
   return deadline(
     () => {
       // 1. Its turn: one at a time, in call order.
-      context.tail = context.tail.then(() => runConsume(context, call));
+      context.tail = context.tail.then(() => runTurn(context, call, call.signal));
       return call.outcome;
     },
     {
@@ -135,26 +139,8 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
 
 /**
  * The start's turn, queued as a consume is, for what the journal names as
- * left by a page that is gone: claimed under the consume lock when there is
- * one (so a page re-sending a dead tab's POST and this one never both report
- * it), then replayed as that lock's own answer is. Settles once every replay
- * was reported; `signal` (dispose) ends the wait.
+ * left by a page that is gone. Settles once every replay was reported;
+ * `signal` (dispose) ends the wait.
  */
-export function replayJournal(context: ConsumeContext, signal: AbortSignal): Promise<void> {
-  const turn = async () => {
-    const held = await context.consumeLock?.(signal);
-    let refresh = false;
-    try {
-      refresh = await replay(context, held?.orphans ?? [], 'tab');
-      const claimed = signal.aborted ? [] : ((await context.journal?.pending(signal)) ?? []);
-      refresh = (await replay(context, claimed, 'reload')) || refresh;
-    } finally {
-      held?.release();
-    }
-    if (refresh) await context.balance.join({ signal, fresh: 'now' });
-  };
-  // A journal or a lock that fails (a lock manager that throws or rejects) leaves nothing to replay.
-  const done = context.tail.then(turn).catch(() => undefined);
-  context.tail = done;
-  return done;
-}
+export const replayJournal = (context: ConsumeContext, signal: AbortSignal): Promise<void> =>
+  (context.tail = context.tail.then(() => runTurn(context, undefined, signal)));

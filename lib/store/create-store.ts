@@ -1,11 +1,13 @@
-import { Observable, Subscription } from 'rxjs';
+import { BehaviorSubject, Observable, Subject, Subscription } from 'rxjs';
 import { consumeSettled, type ConsumeSettled } from '../core/actions';
 import { decide, inFreePeriod } from '../core/decide';
 import { preview } from '../core/preview';
-import type { BillingState } from '../core/state';
+import { initialState, type BillingState } from '../core/state';
 import { toUsageInfo } from '../core/usage-view';
 import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError, invalid } from '../shared/errors';
+import type { BillingStatus } from '../shared/billing-status';
+import { sameUsage } from '../shared/quota-keys';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
 import type { BillingModule, Client, StoreSetup } from './billing-module';
 import { callOptionsError } from './call-options';
@@ -13,7 +15,7 @@ import { replayJournal, startConsume, unchargedResult, type ConsumeContext } fro
 import { eventsWithoutFeature } from './events-without-feature';
 import { flight } from './flight';
 import { firstHook } from './hooks';
-import { createStoreCore } from './store-core';
+import { createStoreCore, type Observer } from './store-core';
 import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView } from './views';
 
@@ -31,11 +33,21 @@ const unsent = (result: BillingConsumeResult | null, error: BillingError | null)
  */
 export function createStore(setup: StoreSetup): Client {
   const { scheduler, hooks, wallNow } = setup;
-  const core = createStoreCore(
-    scheduler,
-    hooks.flatMap((hook) => hook.observe ?? []),
-  );
-  const { state$, state, now, dispatch, changes } = core;
+  const now = () => scheduler.now();
+  const changes = new Subject<UsageInfo>();
+  // The reducer keeps the status the same object while nothing in it changed.
+  const status$ = new BehaviorSubject<BillingStatus>(initialState.status);
+  let shown: UsageInfo | null = null;
+  // The views, told first of each fact: the status, and each change of the usage shown.
+  const views: Observer = (_action, before, after) => {
+    if (after === before) return;
+    if (after.status !== before.status) status$.next(after.status);
+    const usage = toUsageInfo(after, now());
+    if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
+  };
+  const core = createStoreCore(scheduler, [views, ...hooks.flatMap((hook) => hook.observe ?? [])]);
+  const { state$, dispatch } = core;
+  const state = () => state$.value;
   const teardown = new Subscription();
   const recovered = firstHook(hooks, 'recovery')?.(hooks);
   let disposed = false;
@@ -78,15 +90,11 @@ export function createStore(setup: StoreSetup): Client {
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
     teardown.add(effect(core.action$, state$, deps).subscribe(dispatch));
   if (recovered) {
-    // This page's alive lock, for the client's life: a free one tells other pages this one is gone.
-    teardown.add(firstHook(hooks, 'holdPageLock')?.());
-    const stop = new AbortController();
-    teardown.add(() => stop.abort());
+    teardown.add(recovered.dispose);
     // Once the journal's replays are reported, recovered$ is over, unless a consume lock may still turn up
     // a dead tab's POST: then it completes on dispose().
-    const replayed = context.journal ? replayJournal(context, stop.signal) : Promise.resolve();
-    if (!context.consumeLock) void replayed.then(recovered.complete);
-    teardown.add(recovered.dispose);
+    const replayed = context.journal && replayJournal(context, recovered.signal);
+    if (!context.consumeLock) void Promise.resolve(replayed).then(recovered.complete);
   }
 
   const billing: BillingModule = {
@@ -136,7 +144,7 @@ export function createStore(setup: StoreSetup): Client {
     // Without a feature that finds unanswered POSTs nothing is left to replay: recovered$ completes at once.
     recovered$: recovered?.recovered$ ?? new Observable((subscriber) => subscriber.complete()),
     getStatus: read(({ status }) => status),
-    status$: core.status$.asObservable(),
+    status$: status$.asObservable(),
     events$: firstHook(hooks, 'events$') ?? eventsWithoutFeature(changes),
     preview: read(preview),
     // After dispose() the state is the last one: nothing is applied any more.
@@ -152,7 +160,7 @@ export function createStore(setup: StoreSetup): Client {
       context.balance.stop(disposedError());
       teardown.unsubscribe();
       for (const hook of hooks) hook.dispose?.();
-      core.complete();
+      for (const stream of [changes, status$, state$, core.action$]) stream.complete();
     },
   };
   return { billing, credits: { getBalance } };

@@ -40,10 +40,12 @@ export interface ConsumeJournal {
 /** The one `recovered$` of a client (`store/recovery.ts`), and where each replay's outcome is reported. */
 export interface Recovery {
   readonly recovered$: Observable<RecoveredConsume>;
+  /** Aborts on dispose: the start's replays wait for nothing more. */
+  readonly signal: AbortSignal;
   report(recovered: RecoveredConsume): void;
   /** No more can come: `recovered$` completes. */
   complete(): void;
-  /** The page goes: `recovered$` completes, and the marks of what it reported are let go. */
+  /** The page goes: `recovered$` completes, its page lock and the marks of what it reported are let go. */
   dispose(): void;
 }
 

@@ -83,6 +83,23 @@ function reportViolations(world: World): string[] {
   return out;
 }
 
+/**
+ * Contract decision 13, counted per id across pages: an outcome reported on `recovered$` is not reported
+ * again by any page while a page that reported it lives (it can tell: it holds its mark). Only where every
+ * page that knew is gone may a later report repeat it, with the same externalId.
+ */
+function reportedTwice(world: World): string[] {
+  const out: string[] = [];
+  world.recovered.forEach(({ tab, event, item }, i) => {
+    const earlier = world.recovered.slice(0, i).filter((r) => r.item.externalId === item.externalId);
+    const knower = earlier.find((r) => (world.tabs[r.tab]?.endedEvent ?? Number.POSITIVE_INFINITY) > event);
+    if (knower !== undefined) {
+      out.push(`reported twice: ${item.externalId} on recovered$ of tab ${tab}, already reported by live tab ${knower.tab}`);
+    }
+  });
+  return out;
+}
+
 function doubleCharges(world: World): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
@@ -248,7 +265,7 @@ function freeTooLong(world: World, tab: Tab): string[] {
 /** Every invariant that must hold after any command. */
 export function stepViolations(world: World): string[] {
   lifecycleStats.checks += 1;
-  const out = [...world.violations, ...doubleCharges(world), ...reportViolations(world)];
+  const out = [...world.violations, ...doubleCharges(world), ...reportViolations(world), ...reportedTwice(world)];
   for (const tab of world.live()) out.push(...staleCache(world, tab), ...freeTooLong(world, tab));
   return [...out, ...edgeStepViolations(world)];
 }

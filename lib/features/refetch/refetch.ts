@@ -22,7 +22,7 @@ export interface RefetchOptions {
   /**
    * Refetch each time this source emits: an RxJS `Observable`, or anything
    * with `subscribe(observer)`, such as the app's `EventSource` or WebSocket
-   * wrapped in `fromEvent`. A value is only a refetchUsage ("the server's usage
+   * wrapped in `fromEvent`. A value is only a nudge ("the server's usage
    * changed"): it is never read, and a burst shares one fetch. Subscribed when
    * the client is created, unsubscribed on `dispose()`; a source that errors
    * or completes is subscribed again after 1 s, doubling up to 30 s, then one
