@@ -71,19 +71,13 @@ export const recoveryHooks = (
 ): StoreHooks => ({
   recovery,
   holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)),
-  markReported: (externalId) => holdLock(locks, reportedLockName(scope, externalId)),
+  // Asked under the lock that serializes the replays (the consume lock, or the journal's): a page that
+  // reported has asked for its mark before letting that lock go, so the next holder finds it held.
+  reportMarks: {
+    hold: (externalId) => holdLock(locks, reportedLockName(scope, externalId)),
+    held: async (externalId) => !(await lockFree(locks, reportedLockName(scope, externalId))),
+  },
 });
-
-/**
- * Those of `externalIds` no living page has reported: a page that did holds its mark (`markReported`) until
- * it goes. Asked under the lock that serializes the replays (the consume lock, or the journal's), after
- * which a page that reports has requested its mark, so the next asker finds it held.
- */
-export async function unreported(locks: LocksLike, scope: string, externalIds: Iterable<string>): Promise<string[]> {
-  const ids: string[] = [];
-  for (const id of new Set(externalIds)) if (await lockFree(locks, reportedLockName(scope, id))) ids.push(id);
-  return ids;
-}
 
 /**
  * Whether the lock `name` is free now; takes and drops it at once when it is

@@ -4,7 +4,7 @@ import { BillingError } from '../shared/errors';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { BillingConsumeResult } from '../shared/types';
 import type { Flight } from './flight';
-import type { ConsumeJournal, ConsumeLock } from './hooks';
+import type { ConsumeJournal, ConsumeLock, ReportMarks } from './hooks';
 import type { LoadContext } from './usage';
 
 /** What a consume uses of its client: the transport and the store (`LoadContext`), and these. */
@@ -13,6 +13,8 @@ export interface ConsumeContext extends LoadContext {
   readonly consumeLock: ConsumeLock | undefined;
   /** The reload journal: an entry from before a POST until its caller has the outcome. */
   readonly journal: ConsumeJournal | undefined;
+  /** Which ids a living page already reported (a replay of one is dropped). */
+  readonly reportMarks: ReportMarks | undefined;
   /** Where a replay's outcome goes (`recovered$`): a replay has no caller. */
   readonly report: ((recovered: RecoveredConsume) => void) | undefined;
   /** Where the next consume waits for its turn: consumes run one at a time, in call order. */

@@ -45,13 +45,19 @@ async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalI
 }
 
 /**
- * Step 3 of a turn: the POSTs earlier pages left unanswered, each sent again
- * (steps 6 to 8) as a call of its own with no caller, settled like a consume
- * and reported on `recovered$`. Whether a balance refresh is due (step 10).
+ * Step 3 of a turn: the POSTs earlier pages left unanswered and no living
+ * page reported, each sent again (steps 6 to 8) as a call of its own with no
+ * caller, settled like a consume and reported on `recovered$`. Whether a
+ * balance refresh is due (step 10).
  */
 async function replay(context: ConsumeContext, externalIds: readonly string[], origin: ConsumeOrigin) {
   let refresh = false;
   for (const externalId of externalIds) {
+    // Reported by a page still alive: not this page's to report again, nor to replay (contract decision 13).
+    if (await context.reportMarks?.held(externalId)) {
+      context.journal?.remove(externalId);
+      continue;
+    }
     const call = newCall(context, { externalId, origin });
     let failure: unknown;
     try {

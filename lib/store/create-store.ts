@@ -63,6 +63,7 @@ export function createStore(setup: StoreSetup): Client {
     nextRequestNumber: () => ++seq,
     consumeLock: firstHook(hooks, 'consumeLock'),
     journal: firstHook(hooks, 'journal'),
+    reportMarks: firstHook(hooks, 'reportMarks'),
     report: recovered?.report,
     tail: Promise.resolve(),
     waiting: new Set(),

@@ -37,6 +37,17 @@ export interface ConsumeJournal {
   pending(signal: AbortSignal): Promise<readonly string[]>;
 }
 
+/**
+ * A page marks each id it reported on `recovered$` for as long as it lives; a page about to replay an id
+ * another living page marked drops it: that outcome was reported (contract decision 13).
+ */
+export interface ReportMarks {
+  /** Holds the mark of `externalId` until the function returned is called (dispose). */
+  hold(externalId: string): () => void;
+  /** Whether a page holds the mark of `externalId` now. */
+  held(externalId: string): Promise<boolean>;
+}
+
 /** The one `recovered$` of a client (`store/recovery.ts`), and where each replay's outcome is reported. */
 export interface Recovery {
   readonly recovered$: Observable<RecoveredConsume>;
@@ -63,11 +74,8 @@ export interface StoreHooks {
    * unanswered POSTs (reload safety, tab sync), so an app without them does not carry it.
    */
   readonly recovery?: (hooks: readonly StoreHooks[]) => Recovery;
-  /**
-   * Marks, until the function returned is called (dispose), that this page reported `externalId` on
-   * `recovered$`: a page that finds the mark held does not report it again. The first feature that has one wins.
-   */
-  readonly markReported?: (externalId: string) => () => void;
+  /** The marks of what pages reported (contract decision 13); the first feature that has them wins. */
+  readonly reportMarks?: ReportMarks;
   /** Taken around a consume's POST (tab sync); the first feature that has one wins. */
   readonly consumeLock?: ConsumeLock;
   /** Journals consumes across reloads (reload safety); the first feature that has one wins. */

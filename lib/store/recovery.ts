@@ -14,7 +14,7 @@ import { firstHook, type Recovery, type StoreHooks } from './hooks';
  */
 export function recovery(hooks: readonly StoreHooks[]): Recovery {
   const listeners = hooks.flatMap((hook) => hook.onRecovered ?? []);
-  const markReported = firstHook(hooks, 'markReported');
+  const marks = firstHook(hooks, 'reportMarks');
   const reports = new ReplaySubject<RecoveredConsume>();
   const stop = new AbortController();
   // This page's alive lock, for the client's life (a free one tells other pages it is gone), and its marks.
@@ -23,7 +23,7 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
     recovered$: reports.asObservable(),
     signal: stop.signal,
     report(recovered) {
-      held.add(markReported?.(recovered.externalId));
+      held.add(marks?.hold(recovered.externalId));
       listeners.forEach((listener) => listener(recovered));
       reports.next(recovered);
     },

@@ -1,6 +1,6 @@
 import { scopedName, type ConsumeJournal, type FeatureSetup } from '../feature';
 import type { LocksLike } from '../../shared/feature-types';
-import { gonePages, lockFree, pageLockName, unreported } from '../web-locks';
+import { gonePages, lockFree, pageLockName } from '../web-locks';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 import type { SafeStorage } from './safe-storage';
 
@@ -17,8 +17,8 @@ const isEntry = (e: Partial<Entry> | null): e is Entry =>
  * The reload journal. Its rules:
  * 1. An entry is written before its POST and removed once the caller has an outcome, whatever it is.
  * 2. Each page holds its page lock for its life (the store holds it): a free lock is a page that is gone.
- * 3. A page replays only entries of a page that is gone, so their caller never heard an outcome, and that no
- *    living page reported (contract decision 13):
+ * 3. A page replays only entries of a page that is gone, so their caller never heard an outcome (the store
+ *    drops those a living page reported):
  *    in a tab's own storage, only the previous page's (named at start, before anything else);
  *    in a shared storage, any gone page's, claimed under one lock so one page replays each.
  * 4. A tab's storage copied from a live tab (a duplicate) drops that tab's entries, never replays them.
@@ -55,13 +55,8 @@ export function pageJournal(
     const kept = entries.filter((e) => e.owner === previous);
     if (kept.length !== entries.length) write(kept);
   }
-  // What a living page already reported (it holds its mark) is dropped, not claimed: it is not this page's to
-  // report again. The marks are probed first, so the read and the write that claims stay together.
-  const claim = async (gone: (owner: string) => boolean): Promise<string[]> => {
-    const candidates = read().flatMap((e) => (e.owner !== pageId && gone(e.owner) ? [e.id] : []));
-    const fresh = await unreported(locks, scope, candidates);
-    const reported = (e: Entry) => candidates.includes(e.id) && !fresh.includes(e.id);
-    const entries = read().filter((e) => !reported(e));
+  const claim = (gone: (owner: string) => boolean): string[] => {
+    const entries = read();
     const mine = entries.filter((e) => e.owner !== pageId && gone(e.owner));
     write(entries.map((e) => (mine.includes(e) ? { ...e, owner: pageId } : e)));
     return [...new Set(mine.map((e) => e.id))];

@@ -19,17 +19,15 @@ export function consumeLock(
   findOrphans: (signal: AbortSignal) => Promise<readonly string[]>,
 ): ConsumeLock {
   const name = scopedName(scope, 'consume');
-  return (signal) => {
-    let held = false;
-    return deadline(
+  return (signal) =>
+    deadline(
       (waitEnded) =>
         new Promise<HeldLock>((resolve) => {
           const release = holdLock(locks, name, {
-            onHeld() {
-              held = true;
-              const answer = (orphans: readonly string[]) => resolve({ release, orphans });
-              void findOrphans(waitEnded).then(answer, () => answer([]));
-            },
+            onHeld: () =>
+              void findOrphans(waitEnded)
+                .then(undefined, () => [])
+                .then((orphans) => resolve({ release, orphans })),
             onRefused: () => resolve({ release: () => undefined, orphans: [] }),
           });
           waitEnded.addEventListener('abort', release, { once: true });
@@ -44,12 +42,9 @@ export function consumeLock(
         onTimeout: () => {
           throw new BillingError(
             'timeout',
-            held
-              ? `consume() timed out after ${timeoutMs} ms under the cross-tab consume lock, before deciding (learning which closed tabs left a consume unanswered, or asking the other tabs for their free period)`
-              : `consume() timed out after ${timeoutMs} ms waiting for the cross-tab consume lock (another tab holds it, or the lock manager does not answer)`,
+            `consume() timed out after ${timeoutMs} ms waiting for the cross-tab consume lock (another tab holds it, or the lock manager does not answer), or under it, for what it learns before deciding (the consumes closed tabs left unanswered, another tab's free period)`,
           );
         },
       },
     );
-  };
 }

@@ -3,7 +3,7 @@ import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike } from '../../shared/feature-types';
 import { inBackground } from '../../shared/scheduler';
 import type { FeatureSetup } from '../feature';
-import { gonePages, unreported } from '../web-locks';
+import { gonePages } from '../web-locks';
 import type { SyncMessage } from './messages';
 
 // How long a holder that found a page gone waits for that page's `sent`: a page disposed right after its
@@ -16,7 +16,7 @@ const MAX_UNANSWERED = 64;
  * The POSTs of pages that died before their answer, found through the channel: a `sending` still
  * unanswered whose page lock is free. `orphans` hands them to the consume lock's holder, which sends
  * each again as its own; `onMessage` hears another tab's `sending` or `sent`, `onAction` tells this
- * client's own and says when a POST handed over was charged (its figures may be the first answer's).
+ * client's own.
  */
 export function deadPosts(
   locks: LocksLike,
@@ -25,8 +25,6 @@ export function deadPosts(
 ) {
   // Announcements of other pages not answered yet: external id to page id, oldest first.
   const unanswered = new Map<string, string>();
-  // Handed over to this client to send again, until their call settles.
-  const handedOver = new Set<string>();
   // This client's own POST in flight (consumes and replays run one at a time per client).
   let sending: string | null = null;
   let afterMessage = (): void => undefined;
@@ -39,24 +37,22 @@ export function deadPosts(
       }
       afterMessage();
     },
-    onAction(action: BillingAction): boolean {
+    onAction(action: BillingAction) {
       if (action.type === 'consume/sent') {
         sending = action.externalId;
         post({ kind: 'sending', id: sending, page: pageId });
       }
       // The answer is in, or the caller (or recovered$) was told: nobody sends it again.
-      const settled = action.type === 'consume/settled';
       const closed =
         action.type === 'consume/charged' ||
         action.type === 'consume/insufficient' ||
-        (settled && action.externalId === sending);
+        (action.type === 'consume/settled' && action.externalId === sending);
       if (closed && sending !== null) post({ kind: 'sent', id: sending });
       if (closed) sending = null;
-      return settled && handedOver.delete(action.externalId as string) && action.charged;
     },
     /**
-     * Under the consume lock: the announced POSTs whose page is gone, whose `sent` did not come within
-     * the wait, and that no living page reported; each handed over once. None once `signal` aborts.
+     * Under the consume lock: the announced POSTs whose page is gone and whose `sent` did not come within
+     * the wait, each handed over once. None once `signal` aborts.
      */
     async orphans(signal: AbortSignal): Promise<string[]> {
       const gonePageIds = await gonePages(locks, scope, unanswered.values());
@@ -68,10 +64,9 @@ export function deadPosts(
       afterMessage = () => void (unsent().length > 0 || allSent.resolve());
       await deadline(() => allSent.promise, { scheduler: inBackground(scheduler), ms: WAIT_FOR_SENT_MS, signal });
       afterMessage = () => undefined;
-      const orphans = signal.aborted ? [] : await unreported(locks, scope, unsent());
       if (signal.aborted) return [];
-      for (const id of unsent()) unanswered.delete(id);
-      orphans.forEach((id) => handedOver.add(id));
+      const orphans = unsent();
+      orphans.forEach((id) => unanswered.delete(id));
       return orphans;
     },
   };

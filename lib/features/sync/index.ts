@@ -60,8 +60,8 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
   // Who waits for an answer to an `ask`: called once a period was adopted, or on dispose.
   const askers = new Set<() => void>();
   let channel: ReturnType<typeof openChannel> = null;
-  // The store's state and its refetch, once the effect runs.
-  let store: { readonly state: StateSource; readonly refetch: () => void } | null = null;
+  // The store's state, once the effect runs.
+  let state: StateSource | null = null;
   // Whether the usage being fetched was asked for by another tab's `changed`: its answer tells nobody.
   let echo = false;
 
@@ -90,7 +90,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         echo = true;
         void deps.refetchUsage().then(() => (echo = false));
       };
-      store = { state: state$, refetch };
+      state = state$;
       // Never trusted beyond 30 s (the reducer caps it too); the owner's wall time only takes off a late delivery.
       const adoptPeriod = ({ id, left, at }: { id: string; left: number; at: number }): void => {
         const delay = wallNow() - at;
@@ -128,7 +128,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         askers.forEach((asker) => asker());
         // A closed channel posts nothing: an `ask` or a replay under the lock after this tells nobody.
         channel?.close();
-        store = null;
+        state = null;
       };
     });
 
@@ -150,14 +150,13 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
     if (consumeAnswer || (!echoed && !sameUsage(before.quota, after.quota))) {
       post({ kind: 'changed', ...(after.quota && { q: after.quota }) });
     }
-    // A POST of a dead tab sent again answers with its first figures: the usage is fetched again.
-    if (dead?.onAction(action)) store?.refetch();
+    dead?.onAction(action);
   };
 
   // Under the consume lock: a period lock held by a period this tab does not know is asked about; the
   // dead tabs' POSTs are the lock's answer.
   const findOrphans = async (signal: AbortSignal) => {
-    const knowsPeriod = store !== null && inFreePeriod(store.state.value, scheduler.now());
+    const knowsPeriod = state !== null && inFreePeriod(state.value, scheduler.now());
     if (!knowsPeriod && !(await lockFree(locks as LocksLike, periodLock))) await ask();
     return dead ? dead.orphans(signal) : [];
   };
