@@ -1,6 +1,6 @@
 import { scopedName, type ConsumeJournal, type FeatureSetup } from '../feature';
 import type { LocksLike } from '../../shared/feature-types';
-import { gonePages, lockFree, pageLockName } from '../web-locks';
+import { gonePages } from '../web-locks';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 import type { SafeStorage } from './safe-storage';
 
@@ -55,30 +55,23 @@ export function pageJournal(
     const kept = entries.filter((e) => e.owner === previous);
     if (kept.length !== entries.length) write(kept);
   }
-  const claim = (gone: (owner: string) => boolean): string[] => {
-    const entries = read();
-    const mine = entries.filter((e) => e.owner !== pageId && gone(e.owner));
-    write(entries.map((e) => (mine.includes(e) ? { ...e, owner: pageId } : e)));
-    return [...new Set(mine.map((e) => e.id))];
-  };
-  // `signal` is the wait's: once it aborts (the client was disposed) nothing is claimed, and the
-  // journal's lock, if not yet granted, is no longer asked for.
-  const pending = async (signal: AbortSignal): Promise<string[]> => {
-    if (perTab) {
-      if (previous === null) return [];
-      const free = await lockFree(locks, pageLockName(scope, previous));
+  // Claimed under the journal's lock, so one page replays each. `signal` is the wait's: once it aborts (the
+  // client was disposed) nothing is claimed, and the lock, if not yet granted, is no longer asked for.
+  const pending = (signal: AbortSignal): Promise<string[]> =>
+    locks.request(key, { signal }, async () => {
+      const gone = await gonePages(
+        locks,
+        scope,
+        read().flatMap((e) => (e.owner === pageId ? [] : [e.owner])),
+      );
       if (signal.aborted) return [];
-      if (free) return claim((owner) => owner === previous);
-      // A duplicate of a live tab: its entries are that tab's to finish.
-      write(read().filter((e) => e.owner !== previous));
-      return [];
-    }
-    return locks.request(key, { signal }, async () => {
-      const owners = read().flatMap((e) => (e.owner === pageId ? [] : [e.owner]));
-      const gone = await gonePages(locks, scope, owners);
-      return signal.aborted ? [] : claim((owner) => gone.has(owner));
+      const entries = read();
+      // In a tab's own storage, what a live page left is a duplicated tab's: that tab's to finish.
+      const kept = perTab ? entries.filter((e) => e.owner === pageId || gone.has(e.owner)) : entries;
+      const mine = kept.filter((e) => e.owner !== pageId && gone.has(e.owner));
+      write(kept.map((e) => (mine.includes(e) ? { ...e, owner: pageId } : e)));
+      return [...new Set(mine.map((e) => e.id))];
     });
-  };
   return {
     add: (id) => {
       // Named again with each entry: a storage that refused the write at start has lost the name.
