@@ -92,8 +92,11 @@ export const SIZE_AIMS = { own: 7_700 } as const;
  * Issue 30 round 2, engine slice: deadline() without a scheduler when no ms, a consume's abort settled
  * with the call's own outcome, one refusal for a bad externalId, the headers option checked in one place,
  * defineCall returning its sender: own 8,134 B, all 11,337 B. Both merged: own 8,035 B, all 11,236 B: under the goals.
+ * One road for an unanswered POST (the store core split from the billing module, the consume lock's
+ * answer replayed by the store): own 8,110 B, all 11,300 B, the issue's goals (8,192 and 11,300); the
+ * replay code rides with the features that find unanswered POSTs (store/recovery.ts).
  */
-export const SIZE_CEILINGS = { own: 8_040, total: 11_240 } as const;
+export const SIZE_CEILINGS = { own: 8_110, total: 11_300 } as const;
 
 /**
  * Issue 26: gzipped bytes `unified-billing/element` (both elements, their

@@ -1,11 +1,59 @@
 import { consumeSettled } from '../core/actions';
 import { deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
+import type { Observable } from 'rxjs';
+import type { BillingAction } from '../core/actions';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { BillingConsumeResult } from '../shared/types';
 import type { Flight } from './flight';
-import type { ConsumeJournal, ConsumeLock, ReportMarks } from './hooks';
 import type { LoadContext } from './usage';
+
+/**
+ * The cross-tab consume lock, as data: once held, it answers how to let it go
+ * and the POSTs to send again under it: those announced by pages that are
+ * gone, unanswered, and not reported by a page still alive. Rejects if
+ * `signal` aborts first, or on its own deadline.
+ */
+export type ConsumeLock = (signal: AbortSignal) => Promise<HeldLock>;
+
+/** What the consume lock answers once held. */
+export interface HeldLock {
+  readonly release: () => void;
+  /** External ids of POSTs dead pages left unanswered, for the holder to send again. */
+  readonly orphans: readonly string[];
+}
+
+/** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
+export interface ConsumeJournal {
+  /** Written before the POST goes out. */
+  add(externalId: string): void;
+  /** Cleared once the outcome was delivered to the caller (or to `recovered$`). */
+  remove(externalId: string): void;
+  /**
+   * Left over by a page (or client) no longer alive, and not reported by a page still alive, claimed by
+   * this one: to replay with the same `external_id`. May wait on a lock to learn which pages are alive;
+   * once `signal` aborts (dispose) it claims nothing.
+   */
+  pending(signal: AbortSignal): Promise<readonly string[]>;
+}
+
+/** The one `recovered$` of a client (`store/recovery.ts`), the replays that report on it, and the start's. */
+export interface Recovery {
+  readonly recovered$: Observable<RecoveredConsume>;
+  /**
+   * Step 3 of a turn: sends again what the lock answered (`orphans`, dead tabs' POSTs) and, at start (with
+   * the start's `signal`), what the journal claims; each one no living page reported, as a call of its own
+   * (steps 6 to 8) with no caller, settled like a consume. Whether a balance refresh is due.
+   */
+  replay(context: ConsumeContext, orphans?: readonly string[], start?: AbortSignal): Promise<boolean>;
+  /** Sees each applied fact: a replay's `consume/settled` is its outcome, reported to the listening features and on `recovered$`. */
+  observe(action: BillingAction): void;
+  /**
+   * Holds the page lock and queues the start's turn; the function returned (dispose) completes
+   * `recovered$` and lets go of the page lock and the marks of what this page reported.
+   */
+  start(context: ConsumeContext): () => void;
+}
 
 /** What a consume uses of its client: the transport and the store (`LoadContext`), and these. */
 export interface ConsumeContext extends LoadContext {
@@ -13,10 +61,8 @@ export interface ConsumeContext extends LoadContext {
   readonly consumeLock: ConsumeLock | undefined;
   /** The reload journal: an entry from before a POST until its caller has the outcome. */
   readonly journal: ConsumeJournal | undefined;
-  /** Which ids a living page already reported (a replay of one is dropped). */
-  readonly reportMarks: ReportMarks | undefined;
-  /** Where a replay's outcome goes (`recovered$`): a replay has no caller. */
-  readonly report: ((recovered: RecoveredConsume) => void) | undefined;
+  /** The replays and `recovered$`, brought by the features that find unanswered POSTs. */
+  readonly recovery: Recovery | undefined;
   /** Where the next consume waits for its turn: consumes run one at a time, in call order. */
   tail: Promise<void>;
   /** The consumes whose caller is still waiting, each by its `stop`, so `dispose()` settles every one. */
@@ -68,10 +114,9 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
   const outcome = deferred<BillingConsumeResult>();
   // A replay has no caller to await it: no unhandled rejection.
   outcome.promise.catch(() => undefined);
-  const origin = start.origin ?? 'app';
   const call: ConsumeCall = {
     externalId: start.externalId,
-    origin,
+    origin: start.origin ?? 'app',
     signal: controller.signal,
     post: 'none',
     outcome: outcome.promise,
@@ -95,12 +140,6 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
       // The caller has the outcome (or was told the client is gone): nothing is left to replay. Only this
       // client's own entries are removed: another page's (a shared storage) are not ours.
       if (post !== 'none') context.journal?.remove(externalId as string);
-      // A replay's outcome, whatever it is, to `recovered$`: one rule on every road (docs/recipes/reload-safe.md).
-      if (origin !== 'app' && externalId !== undefined)
-        context.report?.({
-          externalId,
-          outcome: result ? { ok: true, result } : { ok: false, error: error as BillingError },
-        });
       if (result) outcome.resolve(result);
       else outcome.reject(error);
     },

@@ -4,7 +4,7 @@ import { deadline } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
 import type { BillingConsumeResult } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
-import { newCall, type ConsumeCall, type ConsumeContext, type ConsumeOrigin, type ConsumeStart } from './consume-call';
+import { newCall, type ConsumeCall, type ConsumeContext, type ConsumeStart } from './consume-call';
 
 export type { ConsumeContext } from './consume-call';
 
@@ -16,7 +16,7 @@ export const unchargedResult = (state: BillingState, isBlacklisted = false): Bil
 });
 
 // Steps 6 to 8 of a consume, and of every replay: journal the id, POST it, apply the answer as facts.
-async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalId: string): Promise<boolean> {
+export async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalId: string): Promise<boolean> {
   const { dispatch, now, nextRequestNumber } = context;
   context.journal?.add(externalId);
   dispatch({ type: 'consume/sent', externalId });
@@ -45,32 +45,6 @@ async function sendConsume(context: ConsumeContext, call: ConsumeCall, externalI
 }
 
 /**
- * Step 3 of a turn: the POSTs earlier pages left unanswered and no living
- * page reported, each sent again (steps 6 to 8) as a call of its own with no
- * caller, settled like a consume and reported on `recovered$`. Whether a
- * balance refresh is due (step 10).
- */
-async function replay(context: ConsumeContext, externalIds: readonly string[], origin: ConsumeOrigin) {
-  let refresh = false;
-  for (const externalId of externalIds) {
-    // Reported by a page still alive: not this page's to report again, nor to replay (contract decision 13).
-    if (await context.reportMarks?.held(externalId)) {
-      context.journal?.remove(externalId);
-      continue;
-    }
-    const call = newCall(context, { externalId, origin });
-    let failure: unknown;
-    try {
-      refresh = (await sendConsume(context, call, externalId)) || refresh;
-    } catch (error) {
-      failure = error;
-    }
-    call.end(failure);
-  }
-  return refresh;
-}
-
-/**
  * Steps 2 to 11 of a turn, in the order of the spec, once it came (step 1):
  * take the cross-tab lock if the local state does not make the consume free;
  * send again what gone pages left unanswered (the lock's answer, and at start
@@ -90,9 +64,7 @@ async function runTurn(context: ConsumeContext, call: ConsumeCall | undefined, s
     try {
       // 3. What the lock answered (dead tabs' POSTs) is sent again first; at start, what the journal names,
       // claimed under the lock, so a page re-sending a dead tab's POST and this one never both report it.
-      refresh = await replay(context, held?.orphans ?? [], 'tab');
-      const claimed = call || signal.aborted ? [] : await context.journal?.pending(signal);
-      refresh = (await replay(context, claimed ?? [], 'reload')) || refresh;
+      if (context.recovery) refresh = await context.recovery.replay(context, held?.orphans, call ? undefined : signal);
       // 4. Decide (again under the lock: another tab's charge, or a replay's, may have started a free period);
       // a call stopped meanwhile sends nothing.
       if (!call || signal.aborted) return;

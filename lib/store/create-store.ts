@@ -11,7 +11,7 @@ import { sameUsage } from '../shared/quota-keys';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
 import type { BillingModule, Client, StoreSetup } from './billing-module';
 import { callOptionsError } from './call-options';
-import { replayJournal, startConsume, unchargedResult, type ConsumeContext } from './consume';
+import { startConsume, unchargedResult, type ConsumeContext } from './consume';
 import { eventsWithoutFeature } from './events-without-feature';
 import { flight } from './flight';
 import { firstHook } from './hooks';
@@ -45,11 +45,12 @@ export function createStore(setup: StoreSetup): Client {
     const usage = toUsageInfo(after, now());
     if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
   };
-  const core = createStoreCore(scheduler, [views, ...hooks.flatMap((hook) => hook.observe ?? [])]);
+  const recovered = firstHook(hooks, 'recovery')?.(hooks);
+  const observers = [views, ...hooks.flatMap((hook) => hook.observe ?? [])];
+  const core = createStoreCore(scheduler, recovered ? [...observers, recovered.observe] : observers);
   const { state$, dispatch } = core;
   const state = () => state$.value;
   const teardown = new Subscription();
-  const recovered = firstHook(hooks, 'recovery')?.(hooks);
   let disposed = false;
   let seq = 0;
   // A free-period answer kept while the free count it shows holds, so a burst allocates nothing.
@@ -63,8 +64,7 @@ export function createStore(setup: StoreSetup): Client {
     nextRequestNumber: () => ++seq,
     consumeLock: firstHook(hooks, 'consumeLock'),
     journal: firstHook(hooks, 'journal'),
-    reportMarks: firstHook(hooks, 'reportMarks'),
-    report: recovered?.report,
+    recovery: recovered,
     tail: Promise.resolve(),
     waiting: new Set(),
     balance: flight((controller) => fetchBalance(context, controller)),
@@ -90,13 +90,7 @@ export function createStore(setup: StoreSetup): Client {
   };
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
     teardown.add(effect(core.action$, state$, deps).subscribe(dispatch));
-  if (recovered) {
-    teardown.add(recovered.dispose);
-    // Once the journal's replays are reported, recovered$ is over, unless a consume lock may still turn up
-    // a dead tab's POST: then it completes on dispose().
-    const replayed = context.journal && replayJournal(context, recovered.signal);
-    if (!context.consumeLock) void Promise.resolve(replayed).then(recovered.complete);
-  }
+  teardown.add(recovered?.start(context));
 
   const billing: BillingModule = {
     async getUsage(options) {

@@ -6,36 +6,8 @@ import type { BillingState } from '../core/state';
 import type { BillingEvent } from '../shared/billing-event';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { RetryNotice } from '../transport/config';
+import type { ConsumeJournal, ConsumeLock, Recovery } from './consume-call';
 import type { Effect } from './effect';
-
-/**
- * The cross-tab consume lock, as data: once held, it answers how to let it go
- * and the POSTs to send again under it: those announced by pages that are
- * gone, unanswered, and not reported by a page still alive. Rejects if
- * `signal` aborts first, or on its own deadline.
- */
-export type ConsumeLock = (signal: AbortSignal) => Promise<HeldLock>;
-
-/** What the consume lock answers once held. */
-export interface HeldLock {
-  readonly release: () => void;
-  /** External ids of POSTs dead pages left unanswered, for the holder to send again. */
-  readonly orphans: readonly string[];
-}
-
-/** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
-export interface ConsumeJournal {
-  /** Written before the POST goes out. */
-  add(externalId: string): void;
-  /** Cleared once the outcome was delivered to the caller (or to `recovered$`). */
-  remove(externalId: string): void;
-  /**
-   * Left over by a page (or client) no longer alive, and not reported by a page still alive, claimed by
-   * this one: to replay with the same `external_id`. May wait on a lock to learn which pages are alive;
-   * once `signal` aborts (dispose) it claims nothing.
-   */
-  pending(signal: AbortSignal): Promise<readonly string[]>;
-}
 
 /**
  * A page marks each id it reported on `recovered$` for as long as it lives; a page about to replay an id
@@ -46,18 +18,6 @@ export interface ReportMarks {
   hold(externalId: string): () => void;
   /** Whether a page holds the mark of `externalId` now. */
   held(externalId: string): Promise<boolean>;
-}
-
-/** The one `recovered$` of a client (`store/recovery.ts`), and where each replay's outcome is reported. */
-export interface Recovery {
-  readonly recovered$: Observable<RecoveredConsume>;
-  /** Aborts on dispose: the start's replays wait for nothing more. */
-  readonly signal: AbortSignal;
-  report(recovered: RecoveredConsume): void;
-  /** No more can come: `recovered$` completes. */
-  complete(): void;
-  /** The page goes: `recovered$` completes, its page lock and the marks of what it reported are let go. */
-  dispose(): void;
 }
 
 /** What one installed feature adds to the store; each part is absent by default. */

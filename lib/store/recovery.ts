@@ -1,6 +1,8 @@
 import { ReplaySubject, Subscription } from 'rxjs';
 import type { RecoveredConsume } from '../shared/feature-types';
-import { firstHook, type Recovery, type StoreHooks } from './hooks';
+import { replayJournal, sendConsume } from './consume';
+import { newCall, type Recovery } from './consume-call';
+import { firstHook, type StoreHooks } from './hooks';
 
 /**
  * The one `recovered$` for an unanswered POST, whichever road finds it: the
@@ -17,21 +19,57 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
   const marks = firstHook(hooks, 'reportMarks');
   const reports = new ReplaySubject<RecoveredConsume>();
   const stop = new AbortController();
+  // The ids being replayed, until their `consume/settled`.
+  const replaying = new Set<string>();
   // This page's alive lock, for the client's life (a free one tells other pages it is gone), and its marks.
   const held = new Subscription(firstHook(hooks, 'holdPageLock')?.());
   return {
     recovered$: reports.asObservable(),
-    signal: stop.signal,
-    report(recovered) {
-      held.add(marks?.hold(recovered.externalId));
+    async replay(context, orphans = [], start) {
+      // At start, what the journal names as left by a page that is gone, claimed under the consume lock.
+      const claimed = (start && !start.aborted && (await context.journal?.pending(start))) || [];
+      let refresh = false;
+      for (const externalId of [...orphans, ...claimed]) {
+        const origin = orphans.includes(externalId) ? 'tab' : 'reload';
+        // Reported by a page still alive: not this page's to report again, nor to replay (contract decision 13).
+        if (await marks?.held(externalId)) {
+          context.journal?.remove(externalId);
+          continue;
+        }
+        replaying.add(externalId);
+        const call = newCall(context, { externalId, origin });
+        let failure: unknown;
+        try {
+          refresh = (await sendConsume(context, call, externalId)) || refresh;
+        } catch (error) {
+          failure = error;
+        }
+        call.end(failure);
+      }
+      return refresh;
+    },
+    // A replay's outcome, whatever it is (an error too), is reported: one rule on every road (the recipes).
+    observe(action) {
+      if (action.type !== 'consume/settled' || !replaying.delete(action.externalId as string)) return;
+      const { externalId, result, error } = action as { externalId: string } & typeof action;
+      const recovered = {
+        externalId,
+        outcome: result ? { ok: true, result } : { ok: false, error },
+      } as RecoveredConsume;
+      held.add(marks?.hold(externalId));
       listeners.forEach((listener) => listener(recovered));
       reports.next(recovered);
     },
-    complete: () => reports.complete(),
-    dispose() {
-      stop.abort();
-      reports.complete();
-      held.unsubscribe();
+    start(context) {
+      // Once the journal's replays are reported, recovered$ is over, unless a consume lock may still turn up
+      // a dead tab's POST: then it completes on dispose().
+      const replayed = context.journal && replayJournal(context, stop.signal);
+      if (!context.consumeLock) void Promise.resolve(replayed).then(() => reports.complete());
+      return () => {
+        stop.abort();
+        reports.complete();
+        held.unsubscribe();
+      };
     },
   };
 }
