@@ -94,7 +94,9 @@ function reportedTwice(world: World): string[] {
     const earlier = world.recovered.slice(0, i).filter((r) => r.item.externalId === item.externalId);
     const knower = earlier.find((r) => (world.tabs[r.tab]?.endedEvent ?? Number.POSITIVE_INFINITY) > event);
     if (knower !== undefined) {
-      out.push(`reported twice: ${item.externalId} on recovered$ of tab ${tab}, already reported by live tab ${knower.tab}`);
+      out.push(
+        `reported twice: ${item.externalId} on recovered$ of tab ${tab}, already reported by live tab ${knower.tab}`,
+      );
     }
   });
   return out;
