@@ -60,7 +60,10 @@ async function runTurn(context: ConsumeContext, call: ConsumeCall | undefined, s
   try {
     // 2. The lock, only when the local state would send a POST. A call stopped before its turn waits for
     // nothing: the lock refuses an aborted signal at once.
-    const held = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
+    // The start's turn has no caller to fail: past the lock's bound it replays without the lock (the marks
+    // still keep a reported id from a second report).
+    const lock = context.consumeLock && !free() ? context.consumeLock(signal) : undefined;
+    const held = call ? await lock : await lock?.catch(() => undefined);
     try {
       // 3. What the lock answered (dead tabs' POSTs) is sent again first; at start, what the journal names,
       // claimed under the lock, so a page re-sending a dead tab's POST and this one never both report it.

@@ -310,7 +310,20 @@ export function restViolations(world: World): string[] {
         world.tabs[c.tab]?.status === 'dead' &&
         (!world.platform.webLocks || c.unjournaled === true),
     );
-    if (!told && !diedWaiting) {
+    // A tab closed for good (a crash with no page started on its storage since) leaves its charge to another
+    // tab's next consume under the lock, where its `sending` was heard (cross-tab rule 8 and its limits), else to
+    // nobody: the rest check does not require it (a missed notification at worst, never a second charge).
+    const closedForGood = world.calls.some((c) => {
+      const tab = world.tabs[c.tab];
+      const ended = tab?.endedEvent ?? Number.POSITIVE_INFINITY;
+      return (
+        c.externalId === id &&
+        c.outcome === undefined &&
+        tab?.status === 'dead' &&
+        !world.tabs.some((t) => t.storage === tab.storage && t.openedEvent > ended)
+      );
+    });
+    if (!told && !diedWaiting && !closedForGood) {
       out.push(`lost: ${id} was charged and no caller or recovered$ was ever told`);
     }
   }
