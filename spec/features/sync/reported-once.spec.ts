@@ -85,3 +85,26 @@ describe('a dead tab charge is reported once across pages', () => {
     expect(shared.items.get('unified-billing:generator_poster:journal')).toBeUndefined();
   });
 });
+
+describe("the start's replays when the consume lock does not come", () => {
+  it('past the lock wait (timeoutMs), the reloaded page replays its journal without the lock, and reports it once', async () => {
+    browser = new Browser();
+    const storageOfA = new MemoryStorage();
+    const client = { timeoutMs: 5_000 };
+    const a = open({ storage: storageOfA, perTab: true, client });
+    await a.billing.getUsage();
+    await browser.settle();
+    await aDiesAfterTheCharge(a);
+    // Another page holds the consume lock and never lets it go (a tab frozen in a long task).
+    void browser.locks
+      .forTab(99)
+      .request('unified-billing:generator_poster:consume', {}, () => new Promise(() => undefined));
+    await browser.settle();
+    const reloaded = open({ storage: storageOfA, perTab: true, navigation: 'reload', startedMsAgo: 300, client });
+    await browser.advance(1_000);
+    expect(reports).toEqual([]);
+    await browser.advance(5_000);
+    expect(reports).toEqual([{ page: reloaded.index, item: { externalId: 'a-1', outcome: CHARGED } }]);
+    expect(browser.backend.charged).toEqual(['a-1']);
+  });
+});
