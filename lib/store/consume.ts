@@ -53,17 +53,18 @@ export async function sendConsume(context: ConsumeContext, call: ConsumeCall, ex
  * a credit charge or a refusal; settle the caller. Without a `call`, the
  * start's turn: it only replays. Never rejects.
  */
-async function runTurn(context: ConsumeContext, call: ConsumeCall | undefined, signal: AbortSignal): Promise<void> {
+export async function runTurn(
+  context: ConsumeContext,
+  call: ConsumeCall | undefined,
+  signal: AbortSignal,
+): Promise<void> {
   const free = () => call !== undefined && inFreePeriod(context.state(), context.now());
   let refresh = false;
   let failure: unknown;
   try {
     // 2. The lock, only when the local state would send a POST. A call stopped before its turn waits for
     // nothing: the lock refuses an aborted signal at once.
-    // The start's turn has no caller to fail: past the lock's bound it replays without the lock (the marks
-    // still keep a reported id from a second report).
-    const lock = context.consumeLock && !free() ? context.consumeLock(signal) : undefined;
-    const held = call ? await lock : await lock?.catch(() => undefined);
+    const held = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
     try {
       // 3. What the lock answered (dead tabs' POSTs) is sent again first; at start, what the journal names,
       // claimed under the lock, so a page re-sending a dead tab's POST and this one never both report it.
@@ -117,11 +118,3 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
     },
   );
 }
-
-/**
- * The start's turn, queued as a consume is, for what the journal names as
- * left by a page that is gone. Settles once every replay was reported;
- * `signal` (dispose) ends the wait.
- */
-export const replayJournal = (context: ConsumeContext, signal: AbortSignal): Promise<void> =>
-  (context.tail = context.tail.then(() => runTurn(context, undefined, signal)));

@@ -1,6 +1,6 @@
 import { ReplaySubject, Subscription } from 'rxjs';
 import type { RecoveredConsume } from '../shared/feature-types';
-import { replayJournal, sendConsume } from './consume';
+import { runTurn, sendConsume } from './consume';
 import { newCall, type Recovery } from './consume-call';
 import { firstHook, type StoreHooks } from './hooks';
 
@@ -63,7 +63,16 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
     start(context) {
       // Once the journal's replays are reported, recovered$ is over, unless a consume lock may still turn up
       // a dead tab's POST: then it completes on dispose().
-      const replayed = context.journal && replayJournal(context, stop.signal);
+      const lock = context.consumeLock;
+      // The start's turn, queued as a consume is, for what the journal names as left by a page that is gone.
+      // It has no caller to fail: past the lock's bound it replays without the lock (the marks still keep an
+      // id another page reported from a second report).
+      const turn = {
+        ...context,
+        consumeLock: lock && ((signal: AbortSignal) => lock(signal).catch(() => ({ release: noop, orphans: [] }))),
+      };
+      const replayed =
+        context.journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, stop.signal)));
       if (!context.consumeLock) void Promise.resolve(replayed).then(() => reports.complete());
       return () => {
         stop.abort();
@@ -73,3 +82,5 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
     },
   };
 }
+
+const noop = (): void => undefined;

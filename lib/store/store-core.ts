@@ -19,7 +19,8 @@ export function createStoreCore(scheduler: SchedulerLike, observers: readonly Ob
   const action$ = new Subject<BillingAction>();
   let stopped = false;
   // The one timer that ends the free period, aimed at the end the state holds: none while no period runs,
-  // and in Node it never keeps the process alive. Features read the end from the state; they arm none.
+  // and in Node it never keeps the process alive. Features read the end from the state; they arm none. Its
+  // delay is positive: the reducer sets only an end after the fact's `now`, the clock of this very dispatch.
   let periodTimer: Subscription | undefined;
 
   /** Applies a fact: the reducer, then the observers (the views, events), then the effects watching action$. */
@@ -32,8 +33,7 @@ export function createStoreCore(scheduler: SchedulerLike, observers: readonly Ob
       if (end !== before.freePeriodEnd) {
         periodTimer?.unsubscribe();
         const ended = () => dispatch({ type: 'freePeriod/ended', end: end as number });
-        periodTimer =
-          end === null ? undefined : inBackground(scheduler).schedule(ended, Math.max(0, end - scheduler.now()));
+        periodTimer = end === null ? undefined : inBackground(scheduler).schedule(ended, end - scheduler.now());
       }
       state$.next(after);
     }
