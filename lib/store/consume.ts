@@ -6,8 +6,6 @@ import type { BillingConsumeResult } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
 import { newCall, type ConsumeCall, type ConsumeContext, type ConsumeStart } from './consume-call';
 
-export type { ConsumeContext } from './consume-call';
-
 /** The result of a consume the backend is not asked about (a free period) or that charged nothing. */
 export const unchargedResult = (state: BillingState, isBlacklisted = false): BillingConsumeResult => ({
   freeRemaining: state.quota?.freeRemaining ?? 0,

@@ -1,7 +1,10 @@
 import { ReplaySubject, Subscription } from 'rxjs';
 import type { RecoveredConsume } from '../shared/feature-types';
 import { runTurn, sendConsume } from './consume';
-import { newCall, type Recovery } from './consume-call';
+import { newCall, type HeldLock, type Recovery } from './consume-call';
+
+// What the start's turn goes on with when the consume lock does not come.
+const unlocked: HeldLock = { release: () => undefined, orphans: [] };
 import { firstHook, type StoreHooks } from './hooks';
 
 /**
@@ -67,10 +70,7 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       // The start's turn, queued as a consume is, for what the journal names as left by a page that is gone.
       // It has no caller to fail: past the lock's bound it replays without the lock (the marks still keep an
       // id another page reported from a second report).
-      const turn = {
-        ...context,
-        consumeLock: lock && ((signal: AbortSignal) => lock(signal).catch(() => ({ release: noop, orphans: [] }))),
-      };
+      const turn = { ...context, consumeLock: lock && ((signal: AbortSignal) => lock(signal).catch(() => unlocked)) };
       const replayed =
         context.journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, stop.signal)));
       if (!context.consumeLock) void Promise.resolve(replayed).then(() => reports.complete());
@@ -82,5 +82,3 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
     },
   };
 }
-
-const noop = (): void => undefined;

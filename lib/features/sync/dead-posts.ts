@@ -65,9 +65,8 @@ export function deadPosts(
       await deadline(() => allSent.promise, { scheduler: inBackground(scheduler), ms: WAIT_FOR_SENT_MS, signal });
       afterMessage = () => undefined;
       if (signal.aborted) return [];
-      const orphans = unsent();
-      orphans.forEach((id) => unanswered.delete(id));
-      return orphans;
+      // Each handed over once: forgotten as it is handed (every one is still there, so each is kept).
+      return unsent().filter((id) => unanswered.delete(id));
     },
   };
 }
