@@ -108,8 +108,11 @@ export const SIZE_AIMS = { own: 7_700 } as const;
  * production (-6, -12), the missing globals from one list (-4, 0), no no-op callbacks in deadline()
  * (-3, -4), headers refused through invalid() (-19, -7), the 0.1 refetch check's read development-only
  * (-1, 0): own 8,216 B, all 11,417 B. The goals (8,192 and 11,300) are not met again.
+ * One road for an unanswered POST (the store core split from the billing module, the consume lock's
+ * answer replayed by the store): own 8,110 B, all 11,300 B, the issue's goals (8,192 and 11,300); the
+ * replay code rides with the features that find unanswered POSTs (store/recovery.ts).
  */
-export const SIZE_CEILINGS = { own: 8_220, total: 11_420 } as const;
+export const SIZE_CEILINGS = { own: 8_110, total: 11_300 } as const;
 
 /**
  * The published budget of one entry point (size-limit's check of it, .size-limit.ts): bytes of its

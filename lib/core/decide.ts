@@ -15,8 +15,10 @@ export function inFreePeriod(state: BillingState, now: number): boolean {
 }
 
 /**
- * The billing priority of the spec, as one pure function used by both
- * `check()` and `consume()`: free period, free quota, credits, else insufficient.
+ * The billing priority of the spec, as one pure function: free period, free
+ * quota, credits, else insufficient. `check()` and `preview()` answer with it;
+ * `consume()` asks only `inFreePeriod`, since outside a free period the
+ * backend decides (and charges).
  */
 export function decide(state: BillingState, now: number): BillingCheckResult {
   const quota = state.quota;

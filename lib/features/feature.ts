@@ -2,7 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { StoreHooks } from '../store/hooks';
 
 // The store's hook types, named here for the features that build them.
-export type { ConsumeJournal, ConsumeLock, Replay } from '../store/hooks';
+export type { ConsumeJournal, ConsumeLock, HeldLock } from '../store/consume-call';
 
 /**
  * The option each feature goes in, which is also its `kind`: one feature per

@@ -58,14 +58,26 @@ export function holdLock(
 /** The lock a page holds for its client's life (the store holds it once): free means that page is gone. */
 export const pageLockName = (scope: string, pageId: string): string => scopedName(scope, 'page', pageId);
 
+// Held by a page, for its life, for each id it reported on recovered$ (contract decision 13).
+const reportedLockName = (scope: string, externalId: string): string => scopedName(scope, 'reported', externalId);
+
 /**
- * What both features that find unanswered POSTs bring: the one recovery, and this page's lock, which
- * the store holds for its life (it takes the first offered).
+ * What both features that find unanswered POSTs bring: the one recovery, this page's lock, and the
+ * mark of what it reported, which the store holds for its life (it takes the first offered).
  */
 export const recoveryHooks = (
   locks: LocksLike,
   { scope, pageId }: Pick<FeatureSetup, 'scope' | 'pageId'>,
-): StoreHooks => ({ recovery, holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)) });
+): StoreHooks => ({
+  recovery,
+  holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)),
+  // Asked under the lock that serializes the replays (the consume lock, or the journal's): a page that
+  // reported has asked for its mark before letting that lock go, so the next holder finds it held.
+  reportMarks: {
+    hold: (externalId) => holdLock(locks, reportedLockName(scope, externalId)),
+    held: async (externalId) => !(await lockFree(locks, reportedLockName(scope, externalId))),
+  },
+});
 
 /**
  * Whether the lock `name` is free now; takes and drops it at once when it is

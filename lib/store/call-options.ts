@@ -3,7 +3,7 @@ import { MAX_EXTERNAL_ID_LENGTH } from '../shared/wire';
 
 /**
  * The error for options a call cannot run with, else `null`: a signal that
- * cannot be listened to (refused before any request, since inside the engine
+ * cannot be listened to (refused before any request, since inside the store
  * it would throw too late, with the consume already under way), or, for a
  * consume, an `externalId` that is not a string of 1..255 characters.
  */

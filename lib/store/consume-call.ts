@@ -2,16 +2,68 @@ import { consumeSettled } from '../core/actions';
 import type { ConsumeOrigin } from '../shared/billing-event';
 import { deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
-import type { BillingConsumeResult, ConsumeOutcome } from '../shared/types';
+import type { Observable } from 'rxjs';
+import type { BillingAction } from '../core/actions';
+import type { RecoveredConsume } from '../shared/feature-types';
+import type { BillingConsumeResult } from '../shared/types';
 import type { Flight } from './flight';
 import type { LoadContext } from './usage';
 
+/**
+ * The cross-tab consume lock, as data: once held, it answers how to let it go
+ * and the POSTs to send again under it: those announced by pages that are
+ * gone, unanswered, and not reported by a page still alive. Rejects if
+ * `signal` aborts first, or on its own deadline.
+ */
+export type ConsumeLock = (signal: AbortSignal) => Promise<HeldLock>;
+
+/** What the consume lock answers once held. */
+export interface HeldLock {
+  readonly release: () => void;
+  /** External ids of POSTs dead pages left unanswered, for the holder to send again. */
+  readonly orphans: readonly string[];
+}
+
+/** Consumes whose POST was sent but whose answer has not been seen, kept across reloads. */
+export interface ConsumeJournal {
+  /** Written before the POST goes out. */
+  add(externalId: string): void;
+  /** Cleared once the outcome was delivered to the caller (or to `recovered$`). */
+  remove(externalId: string): void;
+  /**
+   * Left over by a page (or client) no longer alive, and not reported by a page still alive, claimed by
+   * this one: to replay with the same `external_id`. May wait on a lock to learn which pages are alive;
+   * once `signal` aborts (dispose) it claims nothing.
+   */
+  pending(signal: AbortSignal): Promise<readonly string[]>;
+}
+
+/** The one `recovered$` of a client (`store/recovery.ts`), the replays that report on it, and the start's. */
+export interface Recovery {
+  readonly recovered$: Observable<RecoveredConsume>;
+  /**
+   * Step 3 of a turn: sends again what the lock answered (`orphans`, dead tabs' POSTs) and, at start (with
+   * the start's `signal`), what the journal claims; each one no living page reported, as a call of its own
+   * (steps 6 to 8) with no caller, settled like a consume. Whether a balance refresh is due.
+   */
+  replay(context: ConsumeContext, orphans?: readonly string[], start?: AbortSignal): Promise<boolean>;
+  /** Sees each applied fact: a replay's `consume/settled` is its outcome, reported to the listening features and on `recovered$`. */
+  observe(action: BillingAction): void;
+  /**
+   * Holds the page lock and queues the start's turn; the function returned (dispose) completes
+   * `recovered$` and lets go of the page lock and the marks of what this page reported.
+   */
+  start(context: ConsumeContext): () => void;
+}
+
 /** What a consume uses of its client: the transport and the store (`LoadContext`), and these. */
 export interface ConsumeContext extends LoadContext {
-  /** The cross-tab consume lock (tab sync), given the one replay path (`Recovery.replay`). */
-  readonly consumeLock: ((signal: AbortSignal) => Promise<() => void>) | undefined;
-  /** The reload journal (`ConsumeJournal`): an entry from before a POST until its caller has the outcome. */
-  readonly journal: { add(externalId: string): void; remove(externalId: string): void } | undefined;
+  /** The cross-tab consume lock (tab sync): once held, it answers what gone pages left unanswered. */
+  readonly consumeLock: ConsumeLock | undefined;
+  /** The reload journal: an entry from before a POST until its caller has the outcome. */
+  readonly journal: ConsumeJournal | undefined;
+  /** The replays and `recovered$`, brought by the features that find unanswered POSTs. */
+  readonly recovery: Recovery | undefined;
   /** Where the next consume waits for its turn: consumes run one at a time, in call order. */
   tail: Promise<void>;
   /** The consumes whose caller is still waiting, each by its `stop`, so `dispose()` settles every one. */
@@ -20,13 +72,10 @@ export interface ConsumeContext extends LoadContext {
   readonly newId: () => string;
 }
 
-/** How a consume starts: the caller's id and signal; `onOutcome` marks one an earlier page left (a replay). */
+/** How a consume starts: the caller's id and signal, and who asked for it (absent: the app). */
 export interface ConsumeStart {
   readonly externalId?: string | undefined;
   readonly signal?: AbortSignal | undefined;
-  /** Hears the outcome of a replay (for `recovered$`); a replay always asks the backend, free period or not. */
-  readonly onOutcome?: ((outcome: ConsumeOutcome) => void) | undefined;
-  /** Who started it: absent for the app's own `consume()`; a replay's road otherwise. */
   readonly origin?: ConsumeOrigin | undefined;
 }
 
@@ -34,7 +83,7 @@ export interface ConsumeStart {
 export interface ConsumeCall {
   /** Given by the caller or replayed; made only when a POST goes out. */
   externalId: string | undefined;
-  readonly replay: boolean;
+  readonly origin: ConsumeOrigin;
   /** Aborts this consume's own work: its lock wait, its POST, its balance refresh. */
   readonly signal: AbortSignal;
   /**
@@ -54,17 +103,17 @@ export interface ConsumeCall {
 
 let calls = 0;
 
-// A call, registered so that dispose() stops it and started as a fact; its work stops too when `follow` aborts.
-export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: AbortSignal): ConsumeCall {
+// A call, registered so that dispose() stops it, and started as a fact.
+export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCall {
   const controller = new AbortController();
   // Numbers its facts from `consume/started` to `consume/settled`, so the events tell consumes apart.
   const number = ++calls;
   const outcome = deferred<BillingConsumeResult>();
-  // A replay under the lock never awaits it: no unhandled rejection.
+  // A replay has no caller to await it: no unhandled rejection.
   outcome.promise.catch(() => undefined);
   const call: ConsumeCall = {
     externalId: start.externalId,
-    replay: start.onOutcome !== undefined,
+    origin: start.origin ?? 'app',
     signal: controller.signal,
     post: 'none',
     outcome: outcome.promise,
@@ -95,7 +144,6 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
       // The caller has the outcome (or was told the client is gone): nothing is left to replay. Only this
       // client's own entries are removed: another page's (a shared storage) are not ours.
       if (post !== 'none') context.journal?.remove(externalId as string);
-      start.onOutcome?.(result ? { ok: true, result } : { ok: false, error: error as BillingError });
       if (result) outcome.resolve(result);
       else outcome.reject(error);
     },
@@ -106,6 +154,5 @@ export function newCall(context: ConsumeContext, start: ConsumeStart, follow?: A
   };
   context.waiting.add(call.stop);
   context.dispatch({ type: 'consume/started', call: number, externalId: start.externalId, origin: start.origin });
-  follow?.addEventListener('abort', () => controller.abort(), { once: true });
   return call;
 }

@@ -1,22 +1,22 @@
 import { BehaviorSubject, Observable, Subject, Subscription } from 'rxjs';
-import { consumeSettled, type BillingAction, type ConsumeSettled } from '../core/actions';
+import { consumeSettled, type ConsumeSettled } from '../core/actions';
 import { decide, inFreePeriod } from '../core/decide';
 import { preview } from '../core/preview';
-import { reduce } from '../core/reducer';
 import { initialState, type BillingState } from '../core/state';
 import { toUsageInfo } from '../core/usage-view';
-import { sameUsage } from '../shared/quota-keys';
 import { restoreAction, toSnapshot } from '../core/snapshot';
 import { BillingError, invalid } from '../shared/errors';
-import { inBackground } from '../shared/scheduler';
 import type { BillingStatus } from '../shared/billing-status';
+import { sameUsage } from '../shared/quota-keys';
 import type { BillingConsumeResult, UsageInfo } from '../shared/types';
 import type { BillingModule, Client, StoreSetup } from './billing-module';
 import { callOptionsError } from './call-options';
-import { startConsume, unchargedResult, type ConsumeContext } from './consume';
+import { startConsume, unchargedResult } from './consume';
+import type { ConsumeContext } from './consume-call';
 import { eventsWithoutFeature } from './events-without-feature';
 import { flight } from './flight';
 import { firstHook } from './hooks';
+import { createStoreCore, type Observer } from './store-core';
 import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView } from './views';
 
@@ -26,58 +26,36 @@ const unsent = (result: BillingConsumeResult | null, error: BillingError | null)
   consumeSettled({ externalId: null, result, error, charged: false, unanswered: false });
 
 /**
- * One client's store and its operations: the state is a `BehaviorSubject`
- * changed only by dispatching facts through the pure reducer; the status and
- * the views are read from it. A consume is `runConsume`, a usage fetch
- * `fetchUsage`; the features' hooks are called where the store says, by role,
- * never by name. Every method is a closure, so it can be passed around unbound.
+ * The billing module, built on the store core (`store-core.ts`): the consume
+ * context, the usage and balance flights, the features' effects and the
+ * public API. A consume is `runConsume`, a usage fetch `fetchUsage`; the
+ * features' hooks are called where the store says, by role, never by name.
+ * Every method is a closure, so it can be passed around unbound.
  */
 export function createStore(setup: StoreSetup): Client {
   const { scheduler, hooks, wallNow } = setup;
-  const state$ = new BehaviorSubject<BillingState>(initialState);
-  const state = () => state$.value;
-  const action$ = new Subject<BillingAction>();
+  const now = () => scheduler.now();
   const changes = new Subject<UsageInfo>();
   // The reducer keeps the status the same object while nothing in it changed.
   const status$ = new BehaviorSubject<BillingStatus>(initialState.status);
-  const teardown = new Subscription();
-  const recovered = firstHook(hooks, 'recovery')?.(hooks);
-  const lock = firstHook(hooks, 'consumeLock');
-  const observers = hooks.flatMap((hook) => hook.observe ?? []);
-  const now = () => scheduler.now();
-  let disposed = false;
   let shown: UsageInfo | null = null;
+  // The views, told first of each fact: the status, and each change of the usage shown.
+  const views: Observer = (_action, before, after) => {
+    if (after === before) return;
+    if (after.status !== before.status) status$.next(after.status);
+    const usage = toUsageInfo(after, now());
+    if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
+  };
+  const recovered = firstHook(hooks, 'recovery')?.(hooks);
+  const observers = [views, ...hooks.flatMap((hook) => hook.observe ?? [])];
+  const core = createStoreCore(scheduler, recovered ? [...observers, recovered.observe] : observers);
+  const { state$, dispatch } = core;
+  const state = () => state$.value;
+  const teardown = new Subscription();
+  let disposed = false;
   let seq = 0;
   // A free-period answer kept while the free count it shows holds, so a burst allocates nothing.
   let free: { promise: Promise<BillingConsumeResult>; action: ConsumeSettled } | null = null;
-
-  // The one timer that ends the free period, aimed at the end the store holds: none while no period runs,
-  // and in Node it never keeps the process alive.
-  let periodTimer: Subscription | undefined;
-  const armPeriodEnd = (end: number | null) => {
-    periodTimer?.unsubscribe();
-    periodTimer =
-      end === null
-        ? undefined
-        : inBackground(scheduler).schedule(() => dispatch({ type: 'freePeriod/ended', end }), Math.max(0, end - now()));
-  };
-
-  /** Applies a fact: the reducer, then the views, the observers (events), and the effects watching action$. */
-  const dispatch = (action: BillingAction): void => {
-    if (disposed) return;
-    const before = state();
-    const after = reduce(before, action);
-    if (after !== before) {
-      if (after.freePeriodEnd !== before.freePeriodEnd) armPeriodEnd(after.freePeriodEnd);
-      state$.next(after);
-      if (after.status !== before.status) status$.next(after.status);
-      const usage = toUsageInfo(after, now());
-      if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
-    }
-    for (const observe of observers) observe(action, before, after);
-    // Only the features' effects read action$: a free consume with none costs no delivery.
-    if (action$.observed) action$.next(action);
-  };
 
   const context: ConsumeContext = {
     api: setup.api,
@@ -85,8 +63,9 @@ export function createStore(setup: StoreSetup): Client {
     state,
     now,
     nextRequestNumber: () => ++seq,
-    consumeLock: lock && recovered && ((signal) => lock(signal, recovered.replay)),
+    consumeLock: firstHook(hooks, 'consumeLock'),
     journal: firstHook(hooks, 'journal'),
+    recovery: recovered,
     tail: Promise.resolve(),
     waiting: new Set(),
     balance: flight((controller) => fetchBalance(context, controller)),
@@ -111,7 +90,7 @@ export function createStore(setup: StoreSetup): Client {
     loadUsage: () => usage.join().then(noop, noop),
   };
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
-    teardown.add(effect(action$, state$, deps).subscribe(dispatch));
+    teardown.add(effect(core.action$, state$, deps).subscribe(dispatch));
   teardown.add(recovered?.start(context));
 
   const billing: BillingModule = {
@@ -172,12 +151,12 @@ export function createStore(setup: StoreSetup): Client {
       // synchronously; then the effects, the requests and the timers go.
       context.waiting.forEach((stop) => stop(disposedError()));
       disposed = true;
+      core.stop();
       usage.stop(disposedError());
       context.balance.stop(disposedError());
-      periodTimer?.unsubscribe();
       teardown.unsubscribe();
       for (const hook of hooks) hook.dispose?.();
-      for (const stream of [changes, status$, state$, action$]) stream.complete();
+      for (const stream of [changes, status$, state$, core.action$]) stream.complete();
     },
   };
   return { billing, credits: { getBalance } };

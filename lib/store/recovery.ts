@@ -1,55 +1,84 @@
 import { ReplaySubject, Subscription } from 'rxjs';
 import type { RecoveredConsume } from '../shared/feature-types';
-import type { ConsumeOutcome } from '../shared/types';
-import { replayUnderLock, startConsume, type ConsumeContext } from './consume';
-import { firstHook, type Recovery, type StoreHooks } from './hooks';
+import { runTurn, sendConsume } from './consume';
+import { newCall, type HeldLock, type Recovery } from './consume-call';
+
+// What the start's turn goes on with when the consume lock does not come.
+const unlocked: HeldLock = { release: () => undefined, orphans: [] };
+import { firstHook, type StoreHooks } from './hooks';
 
 /**
- * One recovery for an unanswered POST, whichever road finds it: the journal
- * at start (a page reloaded) or a consume lock's holder (a tab that died).
- * Both go through the consume's own steps and report on `recovered$`, which
- * replays every outcome to each subscriber. It completes once nothing more can
- * come: after the start's replays when no consume lock can find a dead tab's
- * POST later, else on `dispose()`.
+ * The one `recovered$` for an unanswered POST, whichever road finds it: the
+ * journal at start (a page reloaded) or the consume lock's answer (a tab that
+ * died); both are replayed by the store's consume steps (`store/consume.ts`),
+ * which report here. Every outcome goes to the features that listen, and to
+ * each subscriber (replayed); the store completes it once no more can come.
+ * While this page lives it holds its page lock, and a mark for each id it
+ * reported, so that a page learning the same outcome later does not report
+ * it again.
  */
 export function recovery(hooks: readonly StoreHooks[]): Recovery {
   const listeners = hooks.flatMap((hook) => hook.onRecovered ?? []);
-  const journal = firstHook(hooks, 'journal');
-  // Every outcome to each subscriber, then the end.
+  const marks = firstHook(hooks, 'reportMarks');
   const reports = new ReplaySubject<RecoveredConsume>();
-  let context: ConsumeContext | undefined;
-  const reporter = (externalId: string) => (outcome: ConsumeOutcome) => {
-    const recovered = { externalId, outcome };
-    listeners.forEach((listener) => listener(recovered));
-    reports.next(recovered);
-  };
+  const stop = new AbortController();
+  // The ids being replayed, until their `consume/settled`.
+  const replaying = new Set<string>();
+  // This page's alive lock, for the client's life (a free one tells other pages it is gone), and its marks.
+  const held = new Subscription(firstHook(hooks, 'holdPageLock')?.());
   return {
     recovered$: reports.asObservable(),
-    replay: (externalId, signal) =>
-      context ? replayUnderLock(context, externalId, signal, reporter(externalId)) : Promise.resolve(false),
-    start(consumeContext) {
-      context = consumeContext;
-      const release = firstHook(hooks, 'holdPageLock')?.();
-      const wait = new AbortController();
-      // A journal that fails (a lock manager that throws or rejects) leaves nothing to replay.
-      new Promise<readonly string[]>((resolve) => resolve(journal?.pending(wait.signal) ?? []))
-        .catch(() => [])
-        .then((externalIds) =>
-          Promise.allSettled(
-            (wait.signal.aborted ? [] : externalIds).map((externalId) =>
-              startConsume(consumeContext, { externalId, onOutcome: reporter(externalId), origin: 'reload' }),
-            ),
-          ),
-        )
-        .then(() => {
-          // With a consume lock, a dead tab's POST may still turn up: then recovered$ completes on dispose().
-          if (!firstHook(hooks, 'consumeLock')) reports.complete();
-        });
-      return new Subscription(() => {
-        wait.abort();
-        release?.();
+    async replay(context, orphans = [], start) {
+      // At start, what the journal names as left by a page that is gone, claimed under the consume lock.
+      const claimed = (start && !start.aborted && (await context.journal?.pending(start))) || [];
+      let refresh = false;
+      for (const externalId of [...orphans, ...claimed]) {
+        const origin = orphans.includes(externalId) ? 'tab' : 'reload';
+        // Reported by a page still alive: not this page's to report again, nor to replay (contract decision 13).
+        if (await marks?.held(externalId)) {
+          context.journal?.remove(externalId);
+          continue;
+        }
+        replaying.add(externalId);
+        const call = newCall(context, { externalId, origin });
+        let failure: unknown;
+        try {
+          refresh = (await sendConsume(context, call, externalId)) || refresh;
+        } catch (error) {
+          failure = error;
+        }
+        call.end(failure);
+      }
+      return refresh;
+    },
+    // A replay's outcome, whatever it is (an error too), is reported: one rule on every road (the recipes).
+    observe(action) {
+      if (action.type !== 'consume/settled' || !replaying.delete(action.externalId as string)) return;
+      const { externalId, result, error } = action as { externalId: string } & typeof action;
+      const recovered = {
+        externalId,
+        outcome: result ? { ok: true, result } : { ok: false, error },
+      } as RecoveredConsume;
+      held.add(marks?.hold(externalId));
+      listeners.forEach((listener) => listener(recovered));
+      reports.next(recovered);
+    },
+    start(context) {
+      // Once the journal's replays are reported, recovered$ is over, unless a consume lock may still turn up
+      // a dead tab's POST: then it completes on dispose().
+      const lock = context.consumeLock;
+      // The start's turn, queued as a consume is, for what the journal names as left by a page that is gone.
+      // It has no caller to fail: past the lock's bound it replays without the lock (the marks still keep an
+      // id another page reported from a second report).
+      const turn = { ...context, consumeLock: lock && ((signal: AbortSignal) => lock(signal).catch(() => unlocked)) };
+      const replayed =
+        context.journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, stop.signal)));
+      if (!context.consumeLock) void Promise.resolve(replayed).then(() => reports.complete());
+      return () => {
+        stop.abort();
         reports.complete();
-      });
+        held.unsubscribe();
+      };
     },
   };
 }

@@ -178,6 +178,21 @@ class Reload extends Step {
   toString = () => `tab[${this.tab}].reload()`;
 }
 
+/**
+ * The page dies without dispose and nothing starts on its storage now (a closed tab, a crash): a later
+ * `restart` opens one there, after what other tabs did meanwhile (their re-send of its POST included).
+ */
+class Crash extends Step {
+  constructor(readonly tab: number) {
+    super();
+  }
+  act(world: World) {
+    const tab = pick(world.live(), this.tab);
+    if (tab !== undefined) world.kill(tab);
+  }
+  toString = () => `tab[${this.tab}].crash()`;
+}
+
 /** `window.open` or "Duplicate tab": a new tab on a copy of another's storage, while that one lives. */
 class CopyTab extends Step {
   constructor(readonly tab: number) {
@@ -343,7 +358,7 @@ const families: Record<string, Array<fc.Arbitrary<Command>>> = {
   // Steers Dispose (above) rather than adding commands.
   disposeReplaying: [],
   abandonCopied: [],
-  reloads: [tabIndex.map((t) => new Reload(t))],
+  reloads: [tabIndex.map((t) => new Reload(t)), tabIndex.map((t) => new Crash(t))],
   copies: [tabIndex.map((t) => new CopyTab(t))],
   clockSteps: [
     fc.constantFrom(-3_600_000, -60_000, -3_000, -1, 1, 3_000, 60_000, 3_600_000).map((ms) => new StepClock(ms)),

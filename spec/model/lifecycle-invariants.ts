@@ -83,6 +83,25 @@ function reportViolations(world: World): string[] {
   return out;
 }
 
+/**
+ * Contract decision 13, counted per id across pages: an outcome reported on `recovered$` is not reported
+ * again by any page while a page that reported it lives (it can tell: it holds its mark). Only where every
+ * page that knew is gone may a later report repeat it, with the same externalId.
+ */
+function reportedTwice(world: World): string[] {
+  const out: string[] = [];
+  world.recovered.forEach(({ tab, event, item }, i) => {
+    const earlier = world.recovered.slice(0, i).filter((r) => r.item.externalId === item.externalId);
+    const knower = earlier.find((r) => (world.tabs[r.tab]?.endedEvent ?? Number.POSITIVE_INFINITY) > event);
+    if (knower !== undefined) {
+      out.push(
+        `reported twice: ${item.externalId} on recovered$ of tab ${tab}, already reported by live tab ${knower.tab}`,
+      );
+    }
+  });
+  return out;
+}
+
 function doubleCharges(world: World): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
@@ -248,7 +267,7 @@ function freeTooLong(world: World, tab: Tab): string[] {
 /** Every invariant that must hold after any command. */
 export function stepViolations(world: World): string[] {
   lifecycleStats.checks += 1;
-  const out = [...world.violations, ...doubleCharges(world), ...reportViolations(world)];
+  const out = [...world.violations, ...doubleCharges(world), ...reportViolations(world), ...reportedTwice(world)];
   for (const tab of world.live()) out.push(...staleCache(world, tab), ...freeTooLong(world, tab));
   return [...out, ...edgeStepViolations(world)];
 }
@@ -291,7 +310,20 @@ export function restViolations(world: World): string[] {
         world.tabs[c.tab]?.status === 'dead' &&
         (!world.platform.webLocks || c.unjournaled === true),
     );
-    if (!told && !diedWaiting) {
+    // A tab closed for good (a crash with no page started on its storage since) leaves its charge to another
+    // tab's next consume under the lock, where its `sending` was heard (cross-tab rule 8 and its limits), else to
+    // nobody: the rest check does not require it (a missed notification at worst, never a second charge).
+    const closedForGood = world.calls.some((c) => {
+      const tab = world.tabs[c.tab];
+      const ended = tab?.endedEvent ?? Number.POSITIVE_INFINITY;
+      return (
+        c.externalId === id &&
+        c.outcome === undefined &&
+        tab?.status === 'dead' &&
+        !world.tabs.some((t) => t.storage === tab.storage && t.openedEvent > ended)
+      );
+    });
+    if (!told && !diedWaiting && !closedForGood) {
       out.push(`lost: ${id} was charged and no caller or recovered$ was ever told`);
     }
   }

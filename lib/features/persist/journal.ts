@@ -17,7 +17,8 @@ const isEntry = (e: Partial<Entry> | null): e is Entry =>
  * The reload journal. Its rules:
  * 1. An entry is written before its POST and removed once the caller has an outcome, whatever it is.
  * 2. Each page holds its page lock for its life (the store holds it): a free lock is a page that is gone.
- * 3. A page replays only entries of a page that is gone, so their caller never heard an outcome:
+ * 3. A page replays only entries of a page that is gone, so their caller never heard an outcome (the store
+ *    drops those a living page reported):
  *    in a tab's own storage, only the previous page's (named at start, before anything else);
  *    in a shared storage, any gone page's, claimed under one lock so one page replays each.
  * 4. A tab's storage copied from a live tab (a duplicate) drops that tab's entries, never replays them.
@@ -54,30 +55,28 @@ export function pageJournal(
     const kept = entries.filter((e) => e.owner === previous);
     if (kept.length !== entries.length) write(kept);
   }
-  const claim = (gone: (owner: string) => boolean): string[] => {
-    const entries = read();
-    const mine = entries.filter((e) => e.owner !== pageId && gone(e.owner));
-    write(entries.map((e) => (mine.includes(e) ? { ...e, owner: pageId } : e)));
-    return [...new Set(mine.map((e) => e.id))];
-  };
-  // `signal` is the wait's: once it aborts (the client was disposed) nothing is claimed, and the
-  // journal's lock, if not yet granted, is no longer asked for.
-  const pending = async (signal: AbortSignal): Promise<string[]> => {
-    if (perTab) {
-      if (previous === null) return [];
-      const free = await lockFree(locks, pageLockName(scope, previous));
+  // Whether the page before this one in the tab is gone, probed at once: a duplicate's opener is alive now,
+  // and its entries stay its own even if it goes before the claim (made under the consume lock, later).
+  const previousGone = previous === null ? Promise.resolve(false) : lockFree(locks, pageLockName(scope, previous));
+  // Claimed under the journal's lock, so one page replays each. `signal` is the wait's: once it aborts (the
+  // client was disposed) nothing is claimed, and the lock, if not yet granted, is no longer asked for.
+  const pending = (signal: AbortSignal): Promise<string[]> =>
+    locks.request(key, { signal }, async () => {
+      const gone = perTab
+        ? new Set((await previousGone) ? [previous as string] : [])
+        : await gonePages(
+            locks,
+            scope,
+            read().flatMap((e) => (e.owner === pageId ? [] : [e.owner])),
+          );
       if (signal.aborted) return [];
-      if (free) return claim((owner) => owner === previous);
-      // A duplicate of a live tab: its entries are that tab's to finish.
-      write(read().filter((e) => e.owner !== previous));
-      return [];
-    }
-    return locks.request(key, { signal }, async () => {
-      const owners = read().flatMap((e) => (e.owner === pageId ? [] : [e.owner]));
-      const gone = await gonePages(locks, scope, owners);
-      return signal.aborted ? [] : claim((owner) => gone.has(owner));
+      const entries = read();
+      // In a tab's own storage, what a live page left is a duplicated tab's: that tab's to finish.
+      const kept = perTab ? entries.filter((e) => e.owner === pageId || gone.has(e.owner)) : entries;
+      const mine = kept.filter((e) => e.owner !== pageId && gone.has(e.owner));
+      write(kept.map((e) => (mine.includes(e) ? { ...e, owner: pageId } : e)));
+      return [...new Set(mine.map((e) => e.id))];
     });
-  };
   return {
     add: (id) => {
       // Named again with each entry: a storage that refused the write at start has lost the name.

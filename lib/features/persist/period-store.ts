@@ -64,7 +64,7 @@ export function periodStore(storage: SafeStorage, key: string, setup: FeatureSet
     if (Object.keys(periods).length === 0) storage.remove(key);
     else storage.set(key, JSON.stringify(periods));
   };
-  return (action$, _state$, { scheduler }) =>
+  return (action$, state$, { scheduler }) =>
     new Observable((out) => {
       const clock = clocks.get(scheduler) ?? pageId;
       clocks.set(scheduler, clock);
@@ -102,7 +102,9 @@ export function periodStore(storage: SafeStorage, key: string, setup: FeatureSet
         run(left);
       }
       const subscription = action$.subscribe((action) => {
-        if (action.type === 'consume/charged') run(FREE_PERIOD_MS);
+        // The end the state holds (the store's one timer ends it): this feature re-derives nothing.
+        const end = state$.value.freePeriodEnd;
+        if (action.type === 'consume/charged' && end !== null) run(end - scheduler.now());
       });
       const stopListening = onPageHidden((isHidden) => {
         hidden = isHidden;

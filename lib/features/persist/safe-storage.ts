@@ -5,7 +5,7 @@ import type { StorageLike } from '../../shared/feature-types';
  * `localStorage`), with one warning that names only the error class. A write
  * that fails removes the key instead, so the storage never holds state older
  * than what a page last tried to write; nothing is kept aside in memory, since
- * another page may change a shared key meanwhile (the engine keeps the page's
+ * another page may change a shared key meanwhile (the store keeps the page's
  * own state). What is lost is a missed notification or a shorter free period,
  * never a charge after "failed".
  */

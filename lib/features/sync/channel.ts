@@ -14,35 +14,30 @@ const warn = (error: unknown): void =>
  * `postMessage` that throws closes it the same way.
  */
 export function openChannel(name: string, onMessage: (data: unknown) => void) {
-  if (typeof BroadcastChannel !== 'function') return null;
-  let channel: BroadcastChannel | null;
-  try {
-    channel = new BroadcastChannel(name);
-  } catch (error) {
-    warn(error);
-    return null;
-  }
-  // A Node script must end after its last line: the channel alone keeps nothing alive.
-  (channel as { unref?: () => void }).unref?.();
-  channel.onmessage = ({ data }: MessageEvent) => onMessage(data);
+  let channel: BroadcastChannel | null = null;
   // The platform's close() never throws, may be called again, and leaves no message to be heard after it.
   const close = () => {
     channel?.close();
     channel = null;
   };
+  const attempt = (act: () => void) => {
+    try {
+      act();
+      return true;
+    } catch (error) {
+      warn(error);
+      close();
+      return false;
+    }
+  };
+  if (typeof BroadcastChannel !== 'function' || !attempt(() => (channel = new BroadcastChannel(name)))) return null;
+  const opened = channel as unknown as BroadcastChannel;
+  // A Node script must end after its last line: the channel alone keeps nothing alive.
+  (opened as { unref?: () => void }).unref?.();
+  opened.onmessage = ({ data }: MessageEvent) => onMessage(data);
   // Posting never throws: it says whether the message went out (false once the channel failed or closed).
   return {
-    post(message: SyncMessage): boolean {
-      if (channel === null) return false;
-      try {
-        channel.postMessage(message);
-        return true;
-      } catch (error) {
-        warn(error);
-        close();
-        return false;
-      }
-    },
+    post: (message: SyncMessage): boolean => channel !== null && attempt(() => opened.postMessage(message)),
     close,
   };
 }

@@ -2,7 +2,7 @@ import type { BillingAction } from '../../core/actions';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike } from '../../shared/feature-types';
 import { inBackground } from '../../shared/scheduler';
-import type { FeatureSetup, Replay } from '../feature';
+import type { FeatureSetup } from '../feature';
 import { gonePages } from '../web-locks';
 import type { SyncMessage } from './messages';
 
@@ -14,8 +14,9 @@ const MAX_UNANSWERED = 64;
 
 /**
  * The POSTs of pages that died before their answer, found through the channel: a `sending` still
- * unanswered whose page lock is free. The consume lock's holder replays each one (the store's replay
- * path); `onMessage` hears another tab's `sending` or `sent`, `onAction` tells this client's own.
+ * unanswered whose page lock is free. `orphans` hands them to the consume lock's holder, which sends
+ * each again as its own; `onMessage` hears another tab's `sending` or `sent`, `onAction` tells this
+ * client's own.
  */
 export function deadPosts(
   locks: LocksLike,
@@ -26,8 +27,6 @@ export function deadPosts(
   const unanswered = new Map<string, string>();
   // This client's own POST in flight (consumes and replays run one at a time per client).
   let sending: string | null = null;
-  // The dead page's POST this client is sending again: closed by its answer only, not by a failure.
-  let resending: string | null = null;
   let afterMessage = (): void => undefined;
   return {
     onMessage(message: Extract<SyncMessage, { kind: 'sending' | 'sent' }>) {
@@ -43,37 +42,31 @@ export function deadPosts(
         sending = action.externalId;
         post({ kind: 'sending', id: sending, page: pageId });
       }
-      // The answer is in, or the caller was told: an aborted or disposed caller's POST is never sent again.
+      // The answer is in, or the caller (or recovered$) was told: nobody sends it again.
       const closed =
         action.type === 'consume/charged' ||
         action.type === 'consume/insufficient' ||
-        (action.type === 'consume/settled' &&
-          action.externalId === sending &&
-          (sending !== resending || action.result !== null));
+        (action.type === 'consume/settled' && action.externalId === sending);
       if (closed && sending !== null) post({ kind: 'sent', id: sending });
       if (closed) sending = null;
     },
-    // Under the consume lock: replays each announced POST whose page is gone, until `signal` aborts.
-    async resend(replay: Replay, signal: AbortSignal) {
+    /**
+     * Under the consume lock: the announced POSTs whose page is gone and whose `sent` did not come within
+     * the wait, each handed over once. None once `signal` aborts.
+     */
+    async orphans(signal: AbortSignal): Promise<string[]> {
       const gonePageIds = await gonePages(locks, scope, unanswered.values());
       const gone = [...unanswered].filter(([, page]) => gonePageIds.has(page));
-      if (gone.length === 0 || signal.aborted) return;
+      if (gone.length === 0 || signal.aborted) return [];
       // Only a `sending` still unanswered after the wait is a dead page's: a disposed one's `sent` comes meanwhile.
       const allSent = deferred();
-      afterMessage = () => void (gone.some(([id, page]) => unanswered.get(id) === page) || allSent.resolve());
+      const unsent = () => gone.filter(([id, page]) => unanswered.get(id) === page).map(([id]) => id);
+      afterMessage = () => void (unsent().length > 0 || allSent.resolve());
       await deadline(() => allSent.promise, { scheduler: inBackground(scheduler), ms: WAIT_FOR_SENT_MS, signal });
       afterMessage = () => undefined;
-      for (const [id, page] of gone) {
-        if (signal.aborted) return;
-        if (unanswered.get(id) !== page) continue;
-        unanswered.delete(id);
-        // Sent as this page's own (its `sending` told): if this tab dies before the answer, the next holder sends it.
-        resending = id;
-        const learned = await replay(id, signal);
-        resending = null;
-        // Outcome still unknown (the network, the wait's bound): this tab tries again at its next consume.
-        if (!learned && !unanswered.has(id)) unanswered.set(id, page);
-      }
+      if (signal.aborted) return [];
+      // Each handed over once: forgotten as it is handed (every one is still there, so each is kept).
+      return unsent().filter((id) => unanswered.delete(id));
     },
   };
 }

@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import type { BillingAction } from '../../core/actions';
 import { inFreePeriod } from '../../core/decide';
-import { FREE_PERIOD_MS, type Quota } from '../../core/state';
+import { FREE_PERIOD_MS } from '../../core/state';
 import type { Effect, StateSource } from '../../store/effect';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike, SyncOptions } from '../../shared/feature-types';
@@ -11,7 +11,7 @@ import { scopedName, type BillingFeature, type FeatureSetup } from '../feature';
 import type { StoreHooks } from '../../store/hooks';
 import { holdLock, locksOf, lockFree, recoveryHooks } from '../web-locks';
 import { openChannel } from './channel';
-import { consumeLock, type BeforeDecide } from './consume-lock';
+import { consumeLock } from './consume-lock';
 import { deadPosts } from './dead-posts';
 import { parseMessage, type SyncMessage } from './messages';
 
@@ -46,23 +46,24 @@ export function tabSync(options: SyncOptions = {}): BillingFeature<'sync'> {
 /**
  * Tab sync for one client (the protocol and its reasons: the cross-tab recipe and the decisions log).
  * A tab learns a running period one way: its owner's `period` message, told at the charge and to
- * whoever asks. Under Web Locks a consume asks before deciding when the period lock is held by a
- * period it does not know, and first replays the POSTs of tabs that died (dead-posts.ts).
+ * whoever asks. Under Web Locks the consume lock, once held, answers what the holder must know before
+ * deciding: it asks about a period lock held by a period this tab does not know, and hands over the
+ * POSTs of tabs that died (dead-posts.ts) for the store to send again.
  */
 function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHooks {
   const { scheduler, wallNow, pageId, scope } = setup;
   const periodLock = scopedName(scope, 'period');
-  // Local ends (monotonic) of the periods adopted from other tabs, by id, to end them when their owner says.
+  // The periods adopted from other tabs: their local end (monotonic), by id, to end one when its owner says.
   const adopted = new Map<string, number>();
-  // This tab's own running periods, by id: their end, and how to stop them.
-  const owned = new Map<string, { readonly end: number; readonly stop: (over?: boolean) => void }>();
+  // This tab's running period, as the others were told it, and how to let go of the period lock.
+  let ownPeriod: { readonly id: string; readonly end: number; readonly release: () => void } | null = null;
   // Who waits for an answer to an `ask`: called once a period was adopted, or on dispose.
   const askers = new Set<() => void>();
   let channel: ReturnType<typeof openChannel> = null;
-  let periods = 0;
-  let refetch = (): void => undefined;
   // The store's state, once the effect runs.
   let state: StateSource | null = null;
+  // Whether the usage being fetched was asked for by another tab's `changed`: its answer tells nobody.
+  let echo = false;
 
   const post = (message: SyncMessage) => channel?.post(message);
   // Asks the owners of running periods for their time left: resolves once one was adopted, or after ASK_MS.
@@ -75,32 +76,26 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
     askers.delete(firstAnswer.resolve);
   };
   const dead = locks && deadPosts(locks, setup, post);
+  // At its end the period is over for everyone; a dispose only lets go of the lock: the period belongs to
+  // the user, and the tabs that adopted it keep it.
+  const endOwnPeriod = (over: boolean) => {
+    if (over && ownPeriod) post({ kind: 'ended', id: ownPeriod.id });
+    ownPeriod?.release();
+    ownPeriod = null;
+  };
 
-  const effect: Effect = (action$, state$, deps) =>
+  const effect: Effect = (_action$, state$, deps) =>
     new Observable<BillingAction>((out) => {
+      const refetch = () => {
+        echo = true;
+        void deps.refetchUsage().then(() => (echo = false));
+      };
       state = state$;
-      // Refetches another tab's change message started, not yet applied: what they load tells nobody.
-      let pendingRefetches = 0;
-      // A change told while a fetch of this tab's own was in flight: weighed once that fetch lands.
-      let toldQuota: Quota | null = null;
-      let quota = state$.value.quota;
-      refetch = () => {
-        pendingRefetches += 1;
-        void deps.refetchUsage().then(() => (pendingRefetches -= 1));
-      };
-      // A tab that already shows what the sender shows has nothing to fetch, so tabs that all fetched
-      // (coming back online together) do not fetch again for each other; an old sender sends no hint.
-      const onChanged = (q: Quota | undefined) => {
-        if (q === undefined) return refetch();
-        if (sameUsage(state$.value.quota, q)) return;
-        if (state$.value.fetches > 0) toldQuota = q;
-        else refetch();
-      };
       // Never trusted beyond 30 s (the reducer caps it too); the owner's wall time only takes off a late delivery.
       const adoptPeriod = ({ id, left, at }: { id: string; left: number; at: number }): void => {
         const delay = wallNow() - at;
         const remainingMs = Math.min(delay > 0 ? left - delay : left, FREE_PERIOD_MS);
-        if (owned.has(id) || !(remainingMs > 0)) return;
+        if (id === ownPeriod?.id || !(remainingMs > 0)) return;
         const now = scheduler.now();
         for (const [key, end] of adopted) if (end <= now) adopted.delete(key);
         // The longest end told for this period is the one the reducer keeps, so `ended` can match it.
@@ -108,82 +103,66 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         out.next({ type: 'freePeriod/adopted', now, remainingMs });
         askers.forEach((asker) => asker());
       };
-      const tellOwnPeriods = () => {
-        const now = scheduler.now();
-        for (const [id, { end }] of owned) if (end > now) post({ kind: 'period', id, left: end - now, at: wallNow() });
-      };
       channel = openChannel(scopedName(scope), (data) => {
         const message = parseMessage(data);
         if (message?.kind === 'period') adoptPeriod(message);
-        if (message?.kind === 'ask') tellOwnPeriods();
+        const now = scheduler.now();
+        if (message?.kind === 'ask' && ownPeriod && ownPeriod.end > now) {
+          post({ kind: 'period', id: ownPeriod.id, left: ownPeriod.end - now, at: wallNow() });
+        }
         if (message?.kind === 'ended') {
           const end = adopted.get(message.id);
           adopted.delete(message.id);
           // Ends only the period adopted from that charge, not a later one of this tab's.
           if (end !== undefined) out.next({ type: 'freePeriod/ended', end });
         }
-        if (message?.kind === 'changed') onChanged(message.q);
+        // A tab that already shows what the sender shows has nothing to fetch, so tabs that all fetched
+        // (coming back online together) do not fetch again for each other; an old sender sends no hint.
+        if (message?.kind === 'changed' && !(message.q && sameUsage(state$.value.quota, message.q))) refetch();
         if (message?.kind === 'sending' || message?.kind === 'sent') dead?.onMessage(message);
-      });
-      const startPeriod = () => {
-        const id = `${pageId}.${(periods += 1)}`;
-        // Requested before the consume lock is released, so the next holder's probe finds it.
-        const release = locks ? holdLock(locks, periodLock) : () => undefined;
-        // At its end the period is over for everyone; a dispose only lets go of the lock: the period
-        // belongs to the user, and the tabs that adopted it keep it.
-        const stop = (over = true) => {
-          owned.delete(id);
-          timer.unsubscribe();
-          release();
-          if (over) post({ kind: 'ended', id });
-        };
-        // Nobody awaits the end of a period: in Node its timer keeps nothing alive.
-        const timer = inBackground(scheduler).schedule(() => stop(), FREE_PERIOD_MS);
-        owned.set(id, { end: scheduler.now() + FREE_PERIOD_MS, stop });
-        post({ kind: 'period', id, left: FREE_PERIOD_MS, at: wallNow() });
-      };
-      const subscription = action$.subscribe((action) => {
-        const before = quota;
-        quota = state$.value.quota;
-        if (action.type === 'consume/charged') startPeriod();
-        const landed = action.type === 'usage/loaded' || action.type === 'usage/failed';
-        if (landed && toldQuota !== null && state$.value.fetches === 0) {
-          if (!sameUsage(quota, toldQuota)) refetch();
-          toldQuota = null;
-        }
-        // A fetch this tab made because of a change message tells nobody: the message already did.
-        const refetchAnswer = pendingRefetches > 0 && action.type === 'usage/loaded';
-        const consumeAnswer = action.type === 'consume/charged' || action.type === 'consume/insufficient';
-        if (consumeAnswer || (!refetchAnswer && !sameUsage(before, quota))) {
-          post({ kind: 'changed', ...(quota && { q: quota }) });
-        }
-        dead?.onAction(action);
       });
       // Joining: the owners of running periods tell their time left.
       void ask();
       return () => {
-        subscription.unsubscribe();
-        [...owned.values()].forEach(({ stop }) => stop(false));
+        endOwnPeriod(false);
         askers.forEach((asker) => asker());
         // A closed channel posts nothing: an `ask` or a replay under the lock after this tells nobody.
         channel?.close();
-        refetch = () => undefined;
+        state = null;
       };
     });
 
-  // Under the consume lock: a dead tab's POSTs are replayed first (the answer starts this tab's period;
-  // a replayed charge answers with its first figures, so the usage is fetched again); then a period lock
-  // held by a period this tab does not know is asked about.
-  const beforeDecide: BeforeDecide = async (replay, signal) => {
-    await dead?.resend(async (id, replaySignal) => (await replay(id, replaySignal)) && (refetch(), true), signal);
+  // Each applied fact, with the states around it: this tab's charge starts its period (its end read from
+  // the state, whose one timer ends it), and what changed is told.
+  const observe: StoreHooks['observe'] = (action, before, after) => {
+    if (action.type === 'consume/charged' && after.freePeriodEnd !== null) {
+      endOwnPeriod(false);
+      const end = after.freePeriodEnd;
+      // Requested before the consume lock is released, so the next holder's probe finds it.
+      const release = locks ? holdLock(locks, periodLock) : () => undefined;
+      ownPeriod = { id: `${pageId}.${end}`, end, release };
+      post({ kind: 'period', id: ownPeriod.id, left: FREE_PERIOD_MS, at: wallNow() });
+    }
+    if (ownPeriod && !inFreePeriod(after, scheduler.now())) endOwnPeriod(true);
+    // A fetch this tab made because of a change message tells nobody: the message already did.
+    const echoed = echo && action.type === 'usage/loaded';
+    const consumeAnswer = action.type === 'consume/charged' || action.type === 'consume/insufficient';
+    if (consumeAnswer || (!echoed && !sameUsage(before.quota, after.quota))) {
+      post({ kind: 'changed', ...(after.quota && { q: after.quota }) });
+    }
+    dead?.onAction(action);
+  };
+
+  // Under the consume lock: a period lock held by a period this tab does not know is asked about; the
+  // dead tabs' POSTs are the lock's answer.
+  const findOrphans = async (signal: AbortSignal) => {
     const knowsPeriod = state !== null && inFreePeriod(state.value, scheduler.now());
     if (!knowsPeriod && !(await lockFree(locks as LocksLike, periodLock))) await ask();
+    return dead ? dead.orphans(signal) : [];
   };
   return {
     effects: [effect],
-    ...(locks && {
-      ...recoveryHooks(locks, setup),
-      consumeLock: consumeLock(locks, setup, beforeDecide),
-    }),
+    observe,
+    ...(locks && { ...recoveryHooks(locks, setup), consumeLock: consumeLock(locks, setup, findOrphans) }),
   };
 }
