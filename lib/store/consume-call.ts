@@ -83,7 +83,6 @@ export interface ConsumeStart {
 export interface ConsumeCall {
   /** Given by the caller or replayed; made only when a POST goes out. */
   externalId: string | undefined;
-  readonly origin: ConsumeOrigin;
   /** Aborts this consume's own work: its lock wait, its POST, its balance refresh. */
   readonly signal: AbortSignal;
   /**
@@ -113,7 +112,6 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
   outcome.promise.catch(() => undefined);
   const call: ConsumeCall = {
     externalId: start.externalId,
-    origin: start.origin ?? 'app',
     signal: controller.signal,
     post: 'none',
     outcome: outcome.promise,
