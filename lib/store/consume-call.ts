@@ -128,14 +128,13 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
         // The one place a consume's error gets its externalId.
         if (externalId !== undefined && error.externalId === undefined) error = error.withExternalId(externalId);
       }
-      const charged = post === 'charged';
       context.dispatch(
         consumeSettled({
           call: number,
           externalId: externalId ?? null,
           result,
           error,
-          charged,
+          charged: post === 'charged',
           unanswered: post === 'sent',
         }),
       );
