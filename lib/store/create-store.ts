@@ -82,15 +82,8 @@ export function createStore(setup: StoreSetup): Client {
     () => (assertNotDisposed(), view(state(), now()));
   const getBalance = () => (disposed ? Promise.reject(disposedError()) : context.balance.join());
   if (setup.bootstrap) dispatch(restoreAction(setup.bootstrap, now(), wallNow()));
-  // A refetch (another tab changed the quota) needs a fetch sent after it; a load joins the newest
-  // one, as getUsage() does. Both settle (never reject) once the answering fetch is applied.
-  const deps = {
-    scheduler,
-    refetchUsage: () => usage.join({ fresh: 'after' }).then(noop, noop),
-    loadUsage: () => usage.join().then(noop, noop),
-  };
   for (const effect of hooks.flatMap((hook) => hook.effects ?? []))
-    teardown.add(effect(core.action$, state$, deps).subscribe(dispatch));
+    teardown.add(effect(core.action$, state$, { scheduler, usage }).subscribe(dispatch));
   teardown.add(recovered?.start(context));
 
   const billing: BillingModule = {

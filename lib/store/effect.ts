@@ -1,6 +1,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import type { BillingState } from '../core/state';
+import type { Flight } from './flight';
 
 /** The store's state as an effect sees it: every state as it comes, and the current one to read. */
 export interface StateSource extends Observable<BillingState> {
@@ -24,12 +25,11 @@ export interface EffectDeps {
   /** The client's clock and timers. */
   readonly scheduler: SchedulerLike;
   /**
-   * A refetch because something changed elsewhere (another tab's charge):
-   * joins a usage fetch sent after the call, or queues one that every such
-   * call meanwhile shares. Never throws or rejects; settles once the fetch
-   * that answers it is applied (its `usage/loaded` or `usage/failed` came first).
+   * `getUsage()`'s request, shared: `join()` loads as `getUsage()` does (the newest fetch, or a new one);
+   * `join({ fresh: 'after' })` refetches because something changed elsewhere (another tab's charge): a
+   * fetch sent after the call, or one queued that every such call meanwhile shares. Either settles once
+   * the answering fetch is applied (its `usage/loaded` or `usage/failed` came first), and rejects with
+   * its error: a feature that must not fail catches it.
    */
-  readonly refetchUsage: () => Promise<void>;
-  /** A load, as `getUsage()` makes it: joins the newest usage fetch, or sends one. Never throws or rejects. */
-  readonly loadUsage: () => Promise<void>;
+  readonly usage: Flight<void>;
 }

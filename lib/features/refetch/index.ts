@@ -35,12 +35,19 @@ export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
       checked
         ? {
             effects: [
-              (actions, _state$, { loadUsage, refetchUsage, scheduler }) =>
+              (actions, _state$, { usage, scheduler }) =>
                 new Observable<never>(() =>
-                  armRefetch(checked, { refetch: loadUsage, refetchUsage, scheduler, actions }),
+                  armRefetch(checked, {
+                    // Both never reject: a failed fetch shows in the status.
+                    refetch: () => usage.join().then(noop, noop),
+                    refetchUsage: () => usage.join({ fresh: 'after' }).then(noop, noop),
+                    scheduler,
+                    actions,
+                  }),
                 ),
             ],
           }
         : {},
   };
 }
+const noop = (): void => undefined;

@@ -88,7 +88,9 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
     new Observable<BillingAction>((out) => {
       const refetch = () => {
         echo = true;
-        void deps.refetchUsage().then(() => (echo = false));
+        const answered = () => (echo = false);
+        // A fetch sent after the nudge; whether it failed, its fact came first.
+        void deps.usage.join({ fresh: 'after' }).then(answered, answered);
       };
       state = state$;
       // Never trusted beyond 30 s (the reducer caps it too); the owner's wall time only takes off a late delivery.
