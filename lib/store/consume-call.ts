@@ -108,8 +108,6 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
   // Numbers its facts from `consume/started` to `consume/settled`, so the events tell consumes apart.
   const number = ++calls;
   const outcome = deferred<BillingConsumeResult>();
-  // A replay has no caller to await it: no unhandled rejection.
-  outcome.promise.catch(() => undefined);
   const call: ConsumeCall = {
     externalId: start.externalId,
     signal: controller.signal,

@@ -41,6 +41,8 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
         }
         replaying.add(externalId);
         const call = newCall(context, { externalId, origin });
+        // A replay has no caller to await it: its outcome is reported, never an unhandled rejection.
+        call.outcome.catch(() => undefined);
         let failure: unknown;
         try {
           refresh = (await sendConsume(context, call, externalId)) || refresh;
