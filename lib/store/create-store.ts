@@ -47,8 +47,7 @@ export function createStore(setup: StoreSetup): Client {
     if (usage !== null && !sameUsage(usage, shown)) changes.next((shown = usage));
   };
   const recovered = firstHook(hooks, 'recovery')?.(hooks);
-  const observers = [views, ...hooks.flatMap((hook) => hook.observe ?? [])];
-  const core = createStoreCore(scheduler, recovered ? [...observers, recovered.observe] : observers);
+  const core = createStoreCore(scheduler, [views, ...hooks.flatMap((hook) => hook.observe ?? []), recovered?.observe]);
   const { state$, dispatch } = core;
   const state = () => state$.value;
   const teardown = new Subscription();

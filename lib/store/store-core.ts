@@ -10,11 +10,12 @@ export type Observer = (action: BillingAction, before: BillingState, after: Bill
 /**
  * The store core, as Zustand's `createStoreImpl` is to what is built on it:
  * the state (a `BehaviorSubject` changed only by dispatching facts through
- * the pure reducer), the observers told of each fact, the `action$` effects
- * read, and the one timer that ends the free period. It knows nothing of
+ * the pure reducer), the observers told of each fact (an absent one, a
+ * feature not installed, is skipped), the `action$` effects read, and the
+ * one timer that ends the free period. It knows nothing of
  * billing calls: the billing module (`create-store.ts`) is built on it.
  */
-export function createStoreCore(scheduler: SchedulerLike, observers: readonly Observer[]) {
+export function createStoreCore(scheduler: SchedulerLike, observers: ReadonlyArray<Observer | undefined>) {
   const state$ = new BehaviorSubject<BillingState>(initialState);
   const action$ = new Subject<BillingAction>();
   let stopped = false;
@@ -37,7 +38,7 @@ export function createStoreCore(scheduler: SchedulerLike, observers: readonly Ob
       }
       state$.next(after);
     }
-    for (const observe of observers) observe(action, before, after);
+    for (const observe of observers) observe?.(action, before, after);
     // Only the features' effects read action$: a free consume with none costs no delivery.
     if (action$.observed) action$.next(action);
   };
