@@ -44,9 +44,3 @@ export type BillingAction = Readonly<
 
 /** The fact that a consume's caller has its outcome. */
 export type ConsumeSettled = Extract<BillingAction, { type: 'consume/settled' }>;
-
-/** Builds {@link ConsumeSettled}: the one place its type is written outside the reducer's cases. */
-export const consumeSettled = (outcome: Omit<ConsumeSettled, 'type'>): ConsumeSettled => ({
-  type: 'consume/settled',
-  ...outcome,
-});

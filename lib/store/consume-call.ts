@@ -1,4 +1,3 @@
-import { consumeSettled } from '../core/actions';
 import type { ConsumeOrigin } from '../shared/billing-event';
 import { deferred } from '../shared/deadline';
 import { BillingError } from '../shared/errors';
@@ -126,16 +125,15 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
         // The one place a consume's error gets its externalId.
         if (externalId !== undefined && error.externalId === undefined) error = error.withExternalId(externalId);
       }
-      context.dispatch(
-        consumeSettled({
-          call: number,
-          externalId: externalId ?? null,
-          result,
-          error,
-          charged: post === 'charged',
-          unanswered: post === 'sent',
-        }),
-      );
+      context.dispatch({
+        type: 'consume/settled',
+        call: number,
+        externalId: externalId ?? null,
+        result,
+        error,
+        charged: post === 'charged',
+        unanswered: post === 'sent',
+      });
       // The caller has the outcome (or was told the client is gone): nothing is left to replay. Only this
       // client's own entries are removed: another page's (a shared storage) are not ours.
       if (post !== 'none') context.journal?.remove(externalId as string);

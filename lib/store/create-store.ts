@@ -1,5 +1,5 @@
 import { BehaviorSubject, Observable, Subject, Subscription } from 'rxjs';
-import { consumeSettled, type ConsumeSettled } from '../core/actions';
+import type { ConsumeSettled } from '../core/actions';
 import { decide, inFreePeriod } from '../core/decide';
 import { preview } from '../core/preview';
 import { initialState, type BillingState } from '../core/state';
@@ -22,8 +22,14 @@ import { freePeriodRemainingView } from './views';
 
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
 // A consume that settles without a POST still open: refused before anything was sent, or free.
-const unsent = (result: BillingConsumeResult | null, error: BillingError | null) =>
-  consumeSettled({ externalId: null, result, error, charged: false, unanswered: false });
+const unsent = (result: BillingConsumeResult | null, error: BillingError | null): ConsumeSettled => ({
+  type: 'consume/settled',
+  externalId: null,
+  result,
+  error,
+  charged: false,
+  unanswered: false,
+});
 
 /**
  * The billing module, built on the store core (`store-core.ts`): the consume
