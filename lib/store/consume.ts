@@ -1,7 +1,7 @@
 import { inFreePeriod } from '../core/decide';
 import type { BillingState } from '../core/state';
 import { deadline } from '../shared/deadline';
-import { BillingError } from '../shared/errors';
+import { abortedError, BillingError } from '../shared/errors';
 import type { BillingConsumeResult } from '../shared/types';
 import { BACKEND_CODES } from '../shared/wire';
 import { newCall, type ConsumeCall, type ConsumeContext, type ConsumeStart } from './consume-call';
@@ -109,7 +109,7 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
     {
       signal: start.signal,
       onAbort: () => {
-        call.stop(new BillingError('aborted', 'consume() was aborted'));
+        call.stop(abortedError());
         return call.outcome;
       },
     },
