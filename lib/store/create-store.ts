@@ -153,7 +153,6 @@ export function createStore(setup: StoreSetup): Client {
       usage.stop(disposedError());
       context.balance.stop(disposedError());
       teardown.unsubscribe();
-      for (const hook of hooks) hook.dispose?.();
       for (const stream of [changes, status$, state$, core.action$]) stream.complete();
     },
   };

@@ -51,8 +51,6 @@ export interface StoreHooks {
    * first feature that has one wins (the events feature is the one that does).
    */
   readonly onRetry?: (retry: RetryNotice) => void;
-  /** On `dispose()`, after the pending calls settled and the effects were cut. */
-  readonly dispose?: () => void;
 }
 
 /** The part `key` of the first installed feature that has one: where two features could give it, the first wins. */

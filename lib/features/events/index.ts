@@ -1,3 +1,4 @@
+import { Observable } from 'rxjs';
 import { invalid } from '../../shared/errors';
 import type { BillingEvent } from '../../shared/billing-event';
 import type { BillingFeature } from '../feature';
@@ -54,7 +55,8 @@ export function billingEvents(options: BillingEventsOptions = {}): BillingFeatur
         observe: (action, before, after) => state.observe(action, before, after, add),
         onRecovered: (recovered) => add('consume:recovered', recovered),
         onRetry: (notice) => state.retry(notice, add),
-        dispose: () => hub.complete(),
+        // An effect that emits nothing: cut on dispose(), after the pending calls settled, it ends events$.
+        effects: [() => new Observable<never>(() => () => hub.complete())],
       };
     },
   };
