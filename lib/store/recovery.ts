@@ -3,7 +3,7 @@ import type { RecoveredConsume } from '../shared/feature-types';
 import { runTurn, sendConsume } from './consume';
 import { newCall, type HeldLock, type Recovery } from './consume-call';
 
-// What the start's turn goes on with when the consume lock does not come.
+// What the start's turn goes on with once disposed (it asks for the lock no more).
 const unlocked: HeldLock = { release: () => undefined, orphans: [] };
 import { firstHook, type StoreHooks } from './hooks';
 
@@ -68,11 +68,13 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
     start(context) {
       // Once the journal's replays are reported, recovered$ is over, unless a consume lock may still turn up
       // a dead tab's POST: then it completes on dispose().
-      const lock = context.consumeLock;
       // The start's turn, queued as a consume is, for what the journal names as left by a page that is gone.
-      // It has no caller to fail: past the lock's bound it replays without the lock (the marks still keep an
-      // id another page reported from a second report).
-      const turn = { ...context, consumeLock: lock && ((signal: AbortSignal) => lock(signal).catch(() => unlocked)) };
+      // It has no caller to fail: past the lock's bound it asks again, until it holds it (a page that re-sends
+      // the same POST meanwhile marks it first) or the client is disposed.
+      const lock = context.consumeLock;
+      const retry = (signal: AbortSignal): Promise<HeldLock> =>
+        lock ? lock(signal).catch(() => (signal.aborted ? unlocked : retry(signal))) : Promise.resolve(unlocked);
+      const turn = { ...context, consumeLock: lock && retry };
       const replayed =
         context.journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, stop.signal)));
       if (!context.consumeLock) void Promise.resolve(replayed).then(() => reports.complete());
