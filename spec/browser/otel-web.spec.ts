@@ -1,11 +1,9 @@
-import { build } from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
-import { devFlag } from '../../scripts/dev-flag.cjs';
 import { launchChromium } from './chromium';
+import { bundlePage } from './routed-page';
 
 // unified-billing/otel under the web SDK (sdk-trace-web) in Chromium, with OpenTelemetry's fetch
 // instrumentation: one consume is one `consume credits` span, and the POST's fetch span is its child,
@@ -68,17 +66,7 @@ let page: Page;
 let backend: ReferenceBackend;
 
 beforeAll(async () => {
-  const result = await build({
-    stdin: { contents: PAGE_SCRIPT, resolveDir: join(__dirname, '../..'), loader: 'ts' },
-    bundle: true,
-    plugins: [devFlag],
-    write: false,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2020',
-    logLevel: 'silent',
-  });
-  const script = result.outputFiles[0]?.text ?? '';
+  const script = await bundlePage(PAGE_SCRIPT);
   pageServer = createServer((req, res) => {
     if (req.url === '/app.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(script);
     res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><script src="/app.js"></script>');
