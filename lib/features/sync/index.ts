@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import type { BillingAction } from '../../core/actions';
 import { inFreePeriod } from '../../core/decide';
-import { FREE_PERIOD_MS } from '../../core/state';
+import { FREE_PERIOD_MS, type Quota } from '../../core/state';
 import type { Effect, StateSource } from '../../store/effect';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike, SyncOptions } from '../../shared/feature-types';
@@ -64,6 +64,10 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
   let state: StateSource | null = null;
   // Whether the usage being fetched was asked for by another tab's `changed`: its answer tells nobody.
   let echo = false;
+  // The quota another tab told while a fetch of this tab's own was in flight: weighed once that fetch lands.
+  let toldQuota: Quota | null = null;
+  // Fetches the usage after another tab's change (set while the effect runs).
+  let refetch = (): void => undefined;
 
   const post = (message: SyncMessage) => channel?.post(message);
   // Asks the owners of running periods for their time left: resolves once one was adopted, or after ASK_MS.
@@ -86,7 +90,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
 
   const effect: Effect = (_action$, state$, deps) =>
     new Observable<BillingAction>((out) => {
-      const refetch = () => {
+      refetch = () => {
         echo = true;
         const answered = () => (echo = false);
         // A fetch sent after the nudge; whether it failed, its fact came first.
@@ -120,7 +124,11 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         }
         // A tab that already shows what the sender shows has nothing to fetch, so tabs that all fetched
         // (coming back online together) do not fetch again for each other; an old sender sends no hint.
-        if (message?.kind === 'changed' && !(message.q && sameUsage(state$.value.quota, message.q))) refetch();
+        // While its own fetch is in flight, the hint is weighed against what that fetch brings.
+        if (message?.kind === 'changed' && !(message.q && sameUsage(state$.value.quota, message.q))) {
+          if (message.q && state$.value.fetches > 0) toldQuota = message.q;
+          else refetch();
+        }
         if (message?.kind === 'sending' || message?.kind === 'sent') dead?.onMessage(message);
       });
       // Joining: the owners of running periods tell their time left.
@@ -131,6 +139,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         // A closed channel posts nothing: an `ask` or a replay under the lock after this tells nobody.
         channel?.close();
         state = null;
+        refetch = () => undefined;
       };
     });
 
@@ -146,6 +155,11 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
       post({ kind: 'period', id: ownPeriod.id, left: FREE_PERIOD_MS, at: wallNow() });
     }
     if (ownPeriod && !inFreePeriod(after, scheduler.now())) endOwnPeriod(true);
+    const landed = action.type === 'usage/loaded' || action.type === 'usage/failed';
+    if (landed && toldQuota !== null && after.fetches === 0) {
+      if (!sameUsage(after.quota, toldQuota)) refetch();
+      toldQuota = null;
+    }
     // A fetch this tab made because of a change message tells nobody: the message already did.
     const echoed = echo && action.type === 'usage/loaded';
     const consumeAnswer = action.type === 'consume/charged' || action.type === 'consume/insufficient';
