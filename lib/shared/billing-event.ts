@@ -46,8 +46,8 @@ export type ConsumeOrigin = 'app' | 'reload' | 'tab';
  * | `freePeriod:started` | a charge started a free period | |
  * | `freePeriod:ended` | the free period ended | |
  *
- * `call` numbers a consume (or replay) on this client, 1 for the first, on
- * its start, lock and end; `attempts` counts its POST's attempts (0 without a
+ * `call` numbers a consume (or replay) in this page, unique across its clients
+ * and counted from 1, on its start, lock and end; `attempts` counts its POST's attempts (0 without a
  * request). `unanswered`: the POST went out and no answer told its outcome,
  * so the backend may have charged; a retry with the same `externalId` never
  * charges twice.
