@@ -36,9 +36,6 @@ export function pickQuota(quota: QuotaFields): QuotaFields {
 
 // Here rather than in core: the React bindings compare their snapshots the same way, and a
 // sub-entry reaches no deeper than shared/ (the direction rule of the layers).
-/** A usage, or a quota (which has no `inFreePeriod`): what `sameUsage` compares. */
-type Compared = QuotaFields & { readonly inFreePeriod?: boolean };
-
 /**
  * Equal for `onChange` purposes: every field but the ticking `freePeriodRemaining`. Tabs compare
  * their quotas with it too, by their quota fields only; public so that bindings (the React entry, an
@@ -52,7 +49,11 @@ type Compared = QuotaFields & { readonly inFreePeriod?: boolean };
  * });
  * ```
  */
-export function sameUsage(a: Compared | null, b: Compared | null): boolean {
+// A usage, or a quota (which has no `inFreePeriod`), written out so the published signature names only public types.
+export function sameUsage(
+  a: (QuotaFields & { readonly inFreePeriod?: boolean }) | null,
+  b: (QuotaFields & { readonly inFreePeriod?: boolean }) | null,
+): boolean {
   if (a === null || b === null) return a === b;
   return a.inFreePeriod === b.inFreePeriod && QUOTA_KEYS.every((key) => a[key] === b[key]);
 }
