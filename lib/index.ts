@@ -9,9 +9,7 @@ export { billingEvents, type BillingEventsOptions } from './features/events';
 export type { BillingFeature, FeatureKind, FeatureSetup } from './features/feature';
 export type { BillingModule, Client, CreditsModule } from './client/client-types';
 export type { ClientOptions, RefetchTakesRefetchOn } from './client/options';
-export { initialStatus, type BillingStatus } from './shared/billing-status';
-// The React entry imports these two from here rather than bundling its own copy (an app dedupes the core).
-export { sameUsage } from './shared/quota-keys';
+export type { BillingStatus } from './shared/billing-status';
 export type { BillingEvent, BillingEventOf, BillingEventType, ConsumeOrigin } from './shared/billing-event';
 export type { BillingPreview } from './core/preview';
 export type { BillingSnapshot } from './core/snapshot';

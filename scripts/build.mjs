@@ -14,13 +14,11 @@ import { devFlag } from './dev-flag.cjs';
 
 // The peers stay external, and esbuild keeps an external import whose bindings go unused, since it
 // cannot know that loading the package does nothing. Neither is imported for a side effect, so they
-// are declared side-effect free and unused imports of them go. So is the package itself: a sub-entry
-// imports the core's helpers from the main entry (`unified-billing`) instead of bundling a copy, as
-// the app's bundler gives both the one core.
+// are declared side-effect free and unused imports of them go.
 const pureDependencies = {
   name: 'pure-dependencies',
   setup(build) {
-    build.onResolve({ filter: /^(rxjs|react|unified-billing)(\/|$)/ }, (args) => ({
+    build.onResolve({ filter: /^(rxjs|react)(\/|$)/ }, (args) => ({
       path: args.path,
       external: true,
       sideEffects: false,
@@ -82,10 +80,9 @@ for (const entry of entries) {
     const text = readFileSync(outfile, 'utf8');
     // A `__DEV__` left unexpanded would be a ReferenceError in every app.
     if (text.includes('__DEV__')) throw new Error(`${outfile} holds __DEV__`);
-    // What runs in React Native and browsers imports nothing but its peers and the main entry (a node:
-    // module would break Metro).
+    // What runs in React Native and browsers imports nothing but its peers (a node: module would break Metro).
     const imported = Object.values(metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
-    const foreign = imported.filter((name) => !/^(rxjs|react|@opentelemetry\/api|unified-billing)(\/|$)/.test(name));
+    const foreign = imported.filter((name) => !/^(rxjs|react|@opentelemetry\/api)(\/|$)/.test(name));
     if (entry.platform === 'neutral' && foreign.length > 0) throw new Error(`${outfile} imports ${foreign.join(', ')}`);
   }
   console.log(`built dist/${entry.name}.mjs and dist/${entry.name}.cjs`);

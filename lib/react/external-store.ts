@@ -1,7 +1,8 @@
 import type { Observable } from 'rxjs';
 import type { BillingCheckResult, BillingModule, BillingStatus, UsageInfo } from '../index';
-import { initialStatus, sameUsage } from 'unified-billing';
+import { initialStatus } from '../shared/billing-status';
 // Display equality is the same as onChange's: every field but the ticking countdown, which has its own store.
+import { sameUsage } from '../shared/quota-keys';
 
 /**
  * The three functions `useSyncExternalStore` takes. Snapshots are stable:

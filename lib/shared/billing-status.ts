@@ -25,15 +25,7 @@ export interface BillingStatus {
 
 // A public value type with its one constant, below core: the reducer's initial state starts from it
 // and the React bindings render it on the server, without either importing the other's layer.
-/**
- * The status before anything happened: not loaded, nothing in flight, no error (the server render's
- * status). Public so that bindings (the React entry, an app's own) show it without a client.
- *
- * @example
- * ```ts
- * const status = typeof window === 'undefined' ? initialStatus : client.billing.getStatus();
- * ```
- */
+/** Before anything happened: not loaded, nothing in flight, no error (the server render's status). */
 export const initialStatus: BillingStatus = Object.freeze({
   loaded: false,
   loading: false,

@@ -38,18 +38,8 @@ export function pickQuota(quota: QuotaFields): QuotaFields {
 // sub-entry reaches no deeper than shared/ (the direction rule of the layers).
 /**
  * Equal for `onChange` purposes: every field but the ticking `freePeriodRemaining`. Tabs compare
- * their quotas with it too, by their quota fields only; public so that bindings (the React entry, an
- * app's own) re-render on the same changes.
- *
- * @example
- * ```ts
- * let shown: UsageInfo | null = null;
- * client.billing.usage$.subscribe((usage) => {
- *   if (!sameUsage(shown, usage)) render((shown = usage));
- * });
- * ```
+ * their quotas with it too, by their quota fields only.
  */
-// A usage, or a quota (which has no `inFreePeriod`), written out so the published signature names only public types.
 export function sameUsage(
   a: (QuotaFields & { readonly inFreePeriod?: boolean }) | null,
   b: (QuotaFields & { readonly inFreePeriod?: boolean }) | null,

@@ -79,13 +79,20 @@ describe('the playground events log (events$) in Chromium', () => {
   test('usage:loaded, then consume:charged with the POST’s external_id and freePeriod:started, newest first', async () => {
     const page = await rig.open('');
     await page.locator('[data-testid="event"][data-type="usage:loaded"]').waitFor();
-    expect(await eventsShown(page)).toEqual([['usage:loaded', '', '']]);
+    // Newest first: the fetch's start, then its answer.
+    expect(await eventsShown(page)).toEqual([
+      ['usage:loaded', '', ''],
+      ['usage:started', '', ''],
+    ]);
     await page.locator('[data-testid="export"]').click();
     await page.locator('[data-testid="event"][data-type="freePeriod:started"]').waitFor();
     await page.locator('[data-testid="event"][data-type="consume:charged"]').waitFor();
     const [posted] = postedIds(rig.backend);
     const shown = await eventsShown(page);
-    expect(shown.at(-1)).toEqual(['usage:loaded', '', '']);
+    expect(shown.slice(-2)).toEqual([
+      ['usage:loaded', '', ''],
+      ['usage:started', '', ''],
+    ]);
     expect(shown).toContainEqual(['consume:charged', posted, '']);
     expect(shown).toContainEqual(['freePeriod:started', '', '']);
     const charged = page.locator('[data-testid="event"][data-type="consume:charged"]');
