@@ -65,8 +65,8 @@ export async function runTurn(
     const held = context.consumeLock && !free() ? await context.consumeLock(signal) : undefined;
     if (held) context.dispatch({ type: 'consume/locked' });
     try {
-      // 3. What the lock answered (dead tabs' POSTs) is sent again first; at start, what the journal names,
-      // claimed under the lock, so a page re-sending a dead tab's POST and this one never both report it.
+      // 3. What the lock answered (dead tabs' POSTs) is sent again first; at start, what the journal claimed,
+      // replayed under the lock, so a page re-sending a dead tab's POST and this one never both report it.
       if (context.recovery) refresh = await context.recovery.replay(context, held?.orphans, call ? undefined : signal);
       // 4. Decide (again under the lock: another tab's charge, or a replay's, may have started a free period);
       // a call stopped meanwhile sends nothing. No early return: a replay's credit charge still refreshes (10).

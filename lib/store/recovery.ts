@@ -26,11 +26,14 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
   const replaying = new Set<string>();
   // This page's alive lock, for the client's life (a free one tells other pages it is gone), and its marks.
   const held = new Subscription(firstHook(hooks, 'holdPageLock')?.());
+  // The journal's claim, made at start (not under the consume lock, which another tab may hold long): the
+  // claimed entries then name this page, so if it dies before its turn, the next page on its storage replays them.
+  let claim: Promise<readonly string[]> = Promise.resolve([]);
   return {
     recovered$: reports.asObservable(),
     async replay(context, orphans = [], start) {
-      // At start, what the journal names as left by a page that is gone, claimed under the consume lock.
-      const claimed = (start && !start.aborted && (await context.journal?.pending(start))) || [];
+      // At start, what the journal names as left by a page that is gone, claimed at start, replayed under the lock.
+      const claimed = (start && !start.aborted && (await claim)) || [];
       let refresh = false;
       for (const externalId of [...orphans, ...claimed]) {
         const origin = orphans.includes(externalId) ? 'tab' : 'reload';
@@ -75,6 +78,9 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       const retry = (signal: AbortSignal): Promise<HeldLock> =>
         lock ? lock(signal).catch(() => (signal.aborted ? unlocked : retry(signal))) : Promise.resolve(unlocked);
       const turn = { ...context, consumeLock: lock && retry };
+      const { journal } = context;
+      // A journal or a lock that fails leaves nothing to replay.
+      if (journal) claim = (async () => journal.pending(stop.signal))().catch(() => []);
       const replayed =
         context.journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, stop.signal)));
       if (!context.consumeLock) void Promise.resolve(replayed).then(() => reports.complete());

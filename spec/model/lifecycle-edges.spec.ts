@@ -2,8 +2,10 @@ import { config } from 'rxjs';
 import { expectConsole } from '../helpers/expect-console';
 import { ChannelHub, installFakeChannel } from '../helpers/fake-channel';
 import type { QueryMode } from '../helpers/fake-locks';
+import { MemoryStorage } from '../helpers/memory-storage';
+import { REFERENCE_PATHS as P } from '../../lib/testing';
 import { restViolations, stepViolations } from './lifecycle-invariants';
-import { World, type Platform } from './lifecycle-world';
+import { TOKEN, World, type Platform } from './lifecycle-world';
 
 // The shapes of issue 23 the lifecycle model's random runs find, each as one fixed run of the model's
 // world, judged by the same invariants (docs/reliability.md, "Open defects the model still finds").
@@ -92,6 +94,31 @@ describe('the lifecycle model at the edges of a call and a client (issue 23, fix
     for (let i = 0; i < 5; i++) await w.advance(30_001);
     expect(await violations(w)).toEqual([]);
     expect(waiting.outcome).toBeDefined();
+  });
+
+  it('a reloaded page that dies while another tab holds the consume lock leaves its claim to the next page (seed 479532598)', async () => {
+    const { w, tabs } = await open({ sync: true, webLocks: true, shared: false }, 1, 0);
+    const first = tabs[0]!;
+    const copy = new MemoryStorage();
+    first.storage.items.forEach((value, key) => copy.items.set(key, value));
+    w.open(copy).copiedFrom = first.index;
+    await w.settle();
+    // op-1's POST waits at the gate; the copy's click waits for the consume lock behind it.
+    w.network.holdNext(P.consume, 'request');
+    for (const tab of w.live()) w.start(tab, 'consume', w.freshId());
+    await w.settle();
+    // The first tab reloads (its page dies: the copy now holds the lock, waiting for op-1's `sent`); the
+    // reloaded page dies too before the lock comes to it, and its next page starts only at rest.
+    w.kill(first);
+    const reloaded = w.open(first.storage);
+    await w.settle();
+    w.kill(reloaded);
+    w.state.setUser(TOKEN, { creditsBalance: 1 });
+    w.bump();
+    w.calls[1]!.controller.abort();
+    await w.advance(1_000);
+    expect(await violations(w, true)).toEqual([]);
+    expect(w.recovered.map((r) => r.item.externalId)).toEqual(['op-1']);
   });
 
   it.each([

@@ -124,7 +124,7 @@ describe.each(COMBINATIONS)('dispose() with %s, refetch and DevTools on', (_labe
       // and the journal's in a shared storage, not granted while paused.
       pending: asked.length === 0 ? [] : expect.arrayContaining(asked),
       // The refetch interval, with tabSync the wait for an answer to the opening tab's `ask`, and with both
-      // features the bound of the start's wait for the consume lock (the journal is claimed under it).
+      // features the bound of the start's wait for the consume lock (the journal's replays run under it).
       timers: 1 + (combination.sync === true ? 1 : 0) + (combination.sync === true && combination.storage ? 1 : 0),
       devtools: 1,
       channels: combination.sync === true ? 1 : 0,
