@@ -93,7 +93,7 @@ export function resolveOptions(options: ClientOptions) {
   }
   // In production the refetch rule refuses it, as `invalid refetch` (and the option is not even read here).
   if (__DEV__) oldRefetch(options.refetch);
-  checkFields(options, RULES, 'option');
+  checkFields(options, RULES);
   const { baseUrl, appKey } = options;
   // A bare Hermes has neither (React Native 0.86 has both): named here, not blamed on baseUrl or left as a
   // ReferenceError at the first request.

@@ -52,20 +52,16 @@ function checkNames(value: object, valid: string[], what: string): void {
 /**
  * Throws `invalid_argument`, in development for own keys of `value` not in
  * `rules` (see checkNames: `unknown option "timeout" (did you mean
- * "timeoutMs"?); the options are timeoutMs`), then for the first given (not
- * undefined) value its rule refuses: `refetch.intervalMs must be an integer
- * from 1000 to 2147483647 (got 999)`, in production `invalid refetch.intervalMs`.
+ * "timeoutMs"?); the options are timeoutMs`, or `unknown refetchOn() option`
+ * with the prefix `refetchOn() `), then for the first given (not undefined)
+ * value its rule refuses: `refetchOn() intervalMs must be an integer from 1000
+ * to 2147483647 (got 999)`, in production `invalid refetchOn() intervalMs`.
  * A `null` rule is checked elsewhere.
  */
-export function checkFields(
-  value: object,
-  rules: Readonly<Record<string, Rule | null>>,
-  what: string,
-  prefix = '',
-): void {
+export function checkFields(value: object, rules: Readonly<Record<string, Rule | null>>, prefix = ''): void {
   const valid = Object.keys(rules);
   // A ternary, not an `if`: the form a minifier folds away in production.
-  void (__DEV__ ? checkNames(value, valid, what) : 0);
+  void (__DEV__ ? checkNames(value, valid, `${prefix}option`) : 0);
   for (const name of valid) {
     const given = (value as Record<string, unknown>)[name];
     const rule = rules[name];

@@ -62,7 +62,7 @@ export function checkRefetch(value: unknown): RefetchOptions | undefined {
   if (typeof value !== 'object' || value === null) {
     invalid('refetchOn() needs an object such as { focus: true }', value);
   }
-  checkFields(value, RULES, 'refetchOn() option', 'refetchOn() ');
+  checkFields(value, RULES, 'refetchOn() ');
   const { focus, online, intervalMs, when } = value as RefetchOptions;
   return focus || online || intervalMs || when ? { focus, online, intervalMs, when } : undefined;
 }
