@@ -41,6 +41,9 @@ describe('bundle size of an app importing only createClient (minified + gzipped,
     for (const text of texts) expect(production.code).not.toContain(text);
     // Nothing is left to read at run time either: the bundler replaced every lookup.
     expect(production.code).not.toContain('process');
+    // Nor the guard for runtimes without `process` (lib/shared/dev.ts): a build that replaces the lookup
+    // expands each site to the lookup alone (scripts/dev-flag.cjs), so nothing keeps `(HAS_ENV, "short")`.
+    expect(production.inputs.find((input) => input.path === 'lib/shared/dev.ts')?.bytes ?? 0).toBe(0);
     expect(production.gzipped).toBeLessThan(development.gzipped - 1024);
   });
 
