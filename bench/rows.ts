@@ -167,7 +167,7 @@ function wireGoal(figure: string, comparison: Comparison, goal: number, aim: num
 
 export function wireGoalRows(consume: Comparison, getUsage: Comparison): Row[] {
   return [
-    ...wireGoal('consume() vs raw cross-fetch POST', consume, GOALS.consumeWireRatio, GOALS.consumeWireAim),
+    ...wireGoal('consume() vs raw fetch POST', consume, GOALS.consumeWireRatio, GOALS.consumeWireAim),
     ...wireGoal('getUsage() vs 2 raw GETs in parallel', getUsage, GOALS.getUsageWireRatio, GOALS.getUsageWireAim),
   ];
 }

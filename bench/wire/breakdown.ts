@@ -1,7 +1,7 @@
-import crossFetch from 'cross-fetch';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { v4 as uuidv4 } from 'uuid';
 import { createClient } from '../../lib/client/create-client';
+import { defaultFetch } from '../../lib/platform/default-fetch';
 import { startReferenceBackend } from '../../lib/testing';
 import { createBillingApi } from '../../lib/transport/billing-api';
 import { exchange } from '../../lib/transport/http';
@@ -17,7 +17,8 @@ export interface Layer {
 
 const TOKEN = 'layers';
 const HEADERS = { Authorization: `Bearer ${TOKEN}` };
-const fetchFn = crossFetch as FetchLike;
+// The fetch the library uses by default, as in overhead.ts.
+const fetchFn: FetchLike = defaultFetch;
 
 /**
  * Where the time of a consume goes: the same POST sent through each layer,

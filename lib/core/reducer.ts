@@ -47,6 +47,11 @@ function adopted(state: BillingState, now: number, remainingMs: number): Billing
   return end > now && (state.freePeriodEnd ?? -Infinity) < end ? { ...state, freePeriodEnd: end } : state;
 }
 
+// Outside `reduce`: a closure there would capture its locals, and every call, the free consume's early
+// return included, would allocate their context.
+const sameStatus = (a: BillingStatus, b: BillingStatus) =>
+  (Object.keys(a) as Array<keyof BillingStatus>).every((key) => a[key] === b[key]);
+
 /**
  * The pure reducer: the next state from the current one and an action. Each
  * request is numbered when sent; an answer older than the newest applied to
@@ -134,7 +139,7 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   // A usage answer always follows its own `usage/started` (store/usage.ts), so only `pending` is clamped.
   pending = Math.max(pending, 0);
   const folded: BillingStatus = { loaded: next.quota !== null, loading: fetches > 0, fetchedAt, pending, error };
-  const same = (Object.keys(folded) as Array<keyof BillingStatus>).every((key) => folded[key] === status[key]);
+  const same = sameStatus(folded, status);
   if (same && fetches === state.fetches && failed === state.failed) return next;
   return { ...next, status: same ? status : Object.freeze(folded), fetches, failed };
 }

@@ -110,7 +110,9 @@ export function createStore(setup: StoreSetup): Client {
         dispatch(unsent(null, refused));
         return Promise.reject(refused);
       }
-      const { externalId, signal } = options ?? {};
+      // Read one by one: an `options ?? {}` to destructure would be an object per free consume.
+      const externalId = options?.externalId;
+      const signal = options?.signal;
       // A free period with nothing queued: answered at once, no request, no id, nothing built.
       if (context.waiting.size > 0 || signal?.aborted || !inFreePeriod(state(), now()))
         return startConsume(context, { externalId, signal });
