@@ -1,6 +1,6 @@
 import { scopedName, type ConsumeJournal, type FeatureSetup } from '../feature';
 import type { LocksLike } from '../../shared/feature-types';
-import { gonePages, lockFree, pageLockName } from '../web-locks';
+import { gonePages } from '../web-locks';
 import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
 import type { SafeStorage } from './safe-storage';
 
@@ -55,20 +55,15 @@ export function pageJournal(
     const kept = entries.filter((e) => e.owner === previous);
     if (kept.length !== entries.length) write(kept);
   }
-  // Whether the page before this one in the tab is gone, probed at once: a duplicate's opener is alive now,
-  // and its entries stay its own even if it goes before the claim (made under the consume lock, later).
-  const previousGone = previous === null ? Promise.resolve(false) : lockFree(locks, pageLockName(scope, previous));
+  // In a tab's own storage, whether the page before this one is gone, probed at once: a duplicate's opener is
+  // alive now, and its entries stay its own even if it goes before the claim (made under the consume lock, later).
+  const previousGone = perTab ? gonePages(locks, scope, previous === null ? [] : [previous]) : null;
   // Claimed under the journal's lock, so one page replays each. `signal` is the wait's: once it aborts (the
   // client was disposed) nothing is claimed, and the lock, if not yet granted, is no longer asked for.
   const pending = (signal: AbortSignal): Promise<string[]> =>
     locks.request(key, { signal }, async () => {
-      const gone = perTab
-        ? new Set((await previousGone) ? [previous as string] : [])
-        : await gonePages(
-            locks,
-            scope,
-            read().flatMap((e) => (e.owner === pageId ? [] : [e.owner])),
-          );
+      const others = () => read().flatMap((e) => (e.owner === pageId ? [] : [e.owner]));
+      const gone = (await previousGone) ?? (await gonePages(locks, scope, others()));
       if (signal.aborted) return [];
       const entries = read();
       // In a tab's own storage, what a live page left is a duplicated tab's: that tab's to finish.
