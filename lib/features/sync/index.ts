@@ -57,8 +57,8 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
   const adopted = new Map<string, number>();
   // This tab's running period, as the others were told it, and how to let go of the period lock.
   let ownPeriod: { readonly id: string; readonly end: number; readonly release: () => void } | null = null;
-  // Who waits for an answer to an `ask`: called once a period was adopted, or on dispose.
-  const askers = new Set<() => void>();
+  // What an `ask` waits for: resolved (and made anew) once a period was adopted, and on dispose.
+  let adoption = deferred();
   let channel: ReturnType<typeof openChannel> = null;
   // The store's state, once the effect runs.
   let state: StateSource | null = null;
@@ -72,12 +72,9 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
   const post = (message: SyncMessage) => channel?.post(message);
   // Asks the owners of running periods for their time left: resolves once one was adopted, or after ASK_MS.
   const ask = async (): Promise<void> => {
-    const firstAnswer = deferred();
-    askers.add(firstAnswer.resolve);
+    const { promise } = adoption;
     // A post that failed closed the channel: nobody will answer.
-    if (!post({ kind: 'ask' })) firstAnswer.resolve();
-    await deadline(() => firstAnswer.promise, { scheduler: inBackground(scheduler), ms: ASK_MS });
-    askers.delete(firstAnswer.resolve);
+    if (post({ kind: 'ask' })) await deadline(() => promise, { scheduler: inBackground(scheduler), ms: ASK_MS });
   };
   const dead = locks && deadPosts(locks, setup, post);
   // At its end the period is over for everyone; a dispose only lets go of the lock: the period belongs to
@@ -107,7 +104,8 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         // The longest end told for this period is the one the reducer keeps, so `ended` can match it.
         adopted.set(id, Math.max(adopted.get(id) ?? 0, now + remainingMs));
         out.next({ type: 'freePeriod/adopted', now, remainingMs });
-        askers.forEach((asker) => asker());
+        adoption.resolve();
+        adoption = deferred();
       };
       channel = openChannel(scopedName(scope), (data) => {
         const message = parseMessage(data);
@@ -135,7 +133,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
       void ask();
       return () => {
         endOwnPeriod(false);
-        askers.forEach((asker) => asker());
+        adoption.resolve();
         // A closed channel posts nothing: an `ask` or a replay under the lock after this tells nobody.
         channel?.close();
         state = null;
