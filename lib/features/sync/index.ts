@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import type { BillingAction } from '../../core/actions';
 import { inFreePeriod } from '../../core/decide';
 import { FREE_PERIOD_MS, type Quota } from '../../core/state';
-import type { Effect, StateSource } from '../../store/effect';
+import type { Effect, EffectDeps, StateSource } from '../../store/effect';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike, SyncOptions } from '../../shared/feature-types';
 import { sameUsage } from '../../shared/quota-keys';
@@ -59,17 +59,23 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
   let ownPeriod: { readonly id: string; readonly end: number; readonly release: () => void } | null = null;
   // What an `ask` waits for: resolved (and made anew) once a period was adopted, and on dispose.
   let adoption = deferred();
-  let channel: ReturnType<typeof openChannel> = null;
-  // The store's state, once the effect runs.
-  let state: StateSource | null = null;
+  // While the effect runs: the store's state, its usage fetches, and the tab channel.
+  let live: { state$: StateSource; usage: EffectDeps['usage']; channel: ReturnType<typeof openChannel> } | null = null;
   // Whether the usage being fetched was asked for by another tab's `changed`: its answer tells nobody.
   let echo = false;
   // The quota another tab told while a fetch of this tab's own was in flight: weighed once that fetch lands.
   let toldQuota: Quota | null = null;
-  // Fetches the usage after another tab's change (set while the effect runs).
-  let refetch = (): void => undefined;
 
-  const post = (message: SyncMessage) => channel?.post(message);
+  const post = (message: SyncMessage) => live?.channel?.post(message);
+  // Fetches the usage after another tab's change.
+  const refetch = (): void => {
+    if (!live) return;
+    echo = true;
+    const answered = () => (echo = false);
+    // A fetch sent after the nudge; whether it failed, its fact came first.
+    void live.usage.join({ fresh: 'after' }).then(answered, answered);
+  };
+  const tellPeriod = ({ id }: { id: string }, left: number) => post({ kind: 'period', id, left, at: wallNow() });
   // Asks the owners of running periods for their time left: resolves once one was adopted, or after ASK_MS.
   const ask = async (): Promise<void> => {
     const { promise } = adoption;
@@ -85,19 +91,11 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
     ownPeriod = null;
   };
 
-  const effect: Effect = (_action$, state$, deps) =>
+  const effect: Effect = (_action$, state$, { usage }) =>
     new Observable<BillingAction>((out) => {
-      refetch = () => {
-        echo = true;
-        const answered = () => (echo = false);
-        // A fetch sent after the nudge; whether it failed, its fact came first.
-        void deps.usage.join({ fresh: 'after' }).then(answered, answered);
-      };
-      state = state$;
       // Never trusted beyond 30 s (the reducer caps it too); the owner's wall time only takes off a late delivery.
       const adoptPeriod = ({ id, left, at }: { id: string; left: number; at: number }): void => {
-        const delay = wallNow() - at;
-        const remainingMs = Math.min(delay > 0 ? left - delay : left, FREE_PERIOD_MS);
+        const remainingMs = Math.min(left - Math.max(wallNow() - at, 0), FREE_PERIOD_MS);
         if (id === ownPeriod?.id || !(remainingMs > 0)) return;
         const now = scheduler.now();
         for (const [key, end] of adopted) if (end <= now) adopted.delete(key);
@@ -107,13 +105,11 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         adoption.resolve();
         adoption = deferred();
       };
-      channel = openChannel(scopedName(scope), (data) => {
+      const channel = openChannel(scopedName(scope), (data) => {
         const message = parseMessage(data);
         if (message?.kind === 'period') adoptPeriod(message);
         const now = scheduler.now();
-        if (message?.kind === 'ask' && ownPeriod && ownPeriod.end > now) {
-          post({ kind: 'period', id: ownPeriod.id, left: ownPeriod.end - now, at: wallNow() });
-        }
+        if (message?.kind === 'ask' && ownPeriod && ownPeriod.end > now) tellPeriod(ownPeriod, ownPeriod.end - now);
         if (message?.kind === 'ended') {
           const end = adopted.get(message.id);
           adopted.delete(message.id);
@@ -129,6 +125,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         }
         if (message?.kind === 'sending' || message?.kind === 'sent') dead?.onMessage(message);
       });
+      live = { state$, usage, channel };
       // Joining: the owners of running periods tell their time left.
       void ask();
       return () => {
@@ -136,8 +133,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         adoption.resolve();
         // A closed channel posts nothing: an `ask` or a replay under the lock after this tells nobody.
         channel?.close();
-        state = null;
-        refetch = () => undefined;
+        live = null;
       };
     });
 
@@ -150,11 +146,11 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
       // Requested before the consume lock is released, so the next holder's probe finds it.
       const release = locks ? holdLock(locks, periodLock) : () => undefined;
       ownPeriod = { id: `${pageId}.${end}`, end, release };
-      post({ kind: 'period', id: ownPeriod.id, left: FREE_PERIOD_MS, at: wallNow() });
+      tellPeriod(ownPeriod, FREE_PERIOD_MS);
     }
     if (ownPeriod && !inFreePeriod(after, scheduler.now())) endOwnPeriod(true);
-    const landed = action.type === 'usage/loaded' || action.type === 'usage/failed';
-    if (landed && toldQuota !== null && after.fetches === 0) {
+    // No fetch in flight any more: the one that was when the quota was told has landed.
+    if (toldQuota !== null && after.fetches === 0) {
       if (!sameUsage(after.quota, toldQuota)) refetch();
       toldQuota = null;
     }
@@ -170,7 +166,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
   // Under the consume lock: a period lock held by a period this tab does not know is asked about; the
   // dead tabs' POSTs are the lock's answer.
   const findOrphans = async (signal: AbortSignal) => {
-    const knowsPeriod = state !== null && inFreePeriod(state.value, scheduler.now());
+    const knowsPeriod = live !== null && inFreePeriod(live.state$.value, scheduler.now());
     if (!knowsPeriod && !(await lockFree(locks as LocksLike, periodLock))) await ask();
     return dead ? dead.orphans(signal) : [];
   };
