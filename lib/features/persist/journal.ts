@@ -45,15 +45,18 @@ export function pageJournal(
     if (entries.length === 0) storage.remove(key);
     else storage.set(key, JSON.stringify(entries));
   };
+  // Keeps the entries `kept` says, written only if that drops any.
+  const keep = (kept: (e: Entry) => boolean) => {
+    const entries = read();
+    if (!entries.every(kept)) write(entries.filter(kept));
+  };
   // A tab's own storage names the page that last started on it, at once: what an older page left was
   // that page's successor's to prove, and a later copy of this storage must not take this page's entries.
   const pageKey = scopedName(scope, 'page');
   const previous = perTab ? storage.get(pageKey) : null;
   if (perTab) {
     storage.set(pageKey, pageId);
-    const entries = read();
-    const kept = entries.filter((e) => e.owner === previous);
-    if (kept.length !== entries.length) write(kept);
+    keep((e) => e.owner === previous);
   }
   // In a tab's own storage, whether the page before this one is gone, probed at once: a duplicate's opener is
   // alive now, and its entries stay its own even if it goes before the claim (made under the consume lock, later).
@@ -78,10 +81,7 @@ export function pageJournal(
       if (perTab) storage.set(pageKey, pageId);
       write([...read().filter((e) => e.id !== id), { id, owner: pageId, at: wallNow() }]);
     },
-    remove: (id) => {
-      const entries = read();
-      if (entries.some((e) => e.id === id)) write(entries.filter((e) => e.id !== id));
-    },
+    remove: (id) => keep((e) => e.id !== id),
     pending,
   };
 }
