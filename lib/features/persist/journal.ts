@@ -1,7 +1,7 @@
 import { scopedName, type ConsumeJournal, type FeatureSetup } from '../feature';
 import type { LocksLike } from '../../shared/feature-types';
 import { gonePages } from '../web-locks';
-import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
+import { isExternalId } from '../../shared/wire';
 import type { SafeStorage } from './safe-storage';
 
 /** Entries older than this are dropped unreplayed: the user has long moved on. */
@@ -11,7 +11,7 @@ const JOURNAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 type Entry = { readonly id: string; readonly owner: string; readonly at: number };
 
 const isEntry = (e: Partial<Entry> | null): e is Entry =>
-  !!e?.id && e.id.length <= MAX_EXTERNAL_ID_LENGTH && typeof e.owner === 'string' && Number.isFinite(e.at);
+  isExternalId(e?.id) && typeof e.owner === 'string' && Number.isFinite(e.at);
 
 /**
  * The reload journal. Its rules:
