@@ -33,18 +33,11 @@ export function pageJournal(
   const { scope, pageId, wallNow } = setup;
   const key = scopedName(scope, 'journal');
   const read = (): Entry[] => {
-    try {
-      const parsed: unknown = JSON.parse(storage.get(key) ?? '[]');
-      const now = wallNow();
-      return Array.isArray(parsed) ? parsed.filter((e) => isEntry(e) && Math.abs(now - e.at) < JOURNAL_MAX_AGE_MS) : [];
-    } catch {
-      return [];
-    }
+    const parsed = storage.readJson(key, []);
+    const now = wallNow();
+    return Array.isArray(parsed) ? parsed.filter((e) => isEntry(e) && Math.abs(now - e.at) < JOURNAL_MAX_AGE_MS) : [];
   };
-  const write = (entries: readonly Entry[]) => {
-    if (entries.length === 0) storage.remove(key);
-    else storage.set(key, JSON.stringify(entries));
-  };
+  const write = (entries: readonly Entry[]) => storage.writeJson(key, entries);
   // Keeps the entries `kept` says, written only if that drops any.
   const keep = (kept: (e: Entry) => boolean) => {
     const entries = read();
