@@ -13,7 +13,7 @@ import { holdLock, locksOf, lockFree, recoveryHooks } from '../web-locks';
 import { openChannel } from './channel';
 import { consumeLock } from './consume-lock';
 import { deadPosts } from './dead-posts';
-import { parseMessage, type SyncMessage } from './messages';
+import type { SyncMessage } from './messages';
 
 // How long a tab waits for the owners of a running period to tell its time left: a live tab answers at once.
 const ASK_MS = 500;
@@ -75,7 +75,9 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
     // A fetch sent after the nudge; whether it failed, its fact came first.
     void live.usage.join({ fresh: 'after' }).then(answered, answered);
   };
-  const tellPeriod = ({ id }: { id: string }, left: number) => post({ kind: 'period', id, left, at: wallNow() });
+  // Tells this tab's running period with `left` ms to run, while any are left.
+  const tellPeriod = (left: number) =>
+    ownPeriod && left > 0 && post({ kind: 'period', id: ownPeriod.id, left, at: wallNow() });
   // Asks the owners of running periods for their time left: resolves once one was adopted, or after ASK_MS.
   const ask = async (): Promise<void> => {
     const { promise } = adoption;
@@ -105,11 +107,9 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         adoption.resolve();
         adoption = deferred();
       };
-      const channel = openChannel(scopedName(scope), (data) => {
-        const message = parseMessage(data);
+      const channel = openChannel(scopedName(scope), (message) => {
         if (message?.kind === 'period') adoptPeriod(message);
-        const now = scheduler.now();
-        if (message?.kind === 'ask' && ownPeriod && ownPeriod.end > now) tellPeriod(ownPeriod, ownPeriod.end - now);
+        if (message?.kind === 'ask' && ownPeriod) tellPeriod(ownPeriod.end - scheduler.now());
         if (message?.kind === 'ended') {
           const end = adopted.get(message.id);
           adopted.delete(message.id);
@@ -142,11 +142,10 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
   const observe: StoreHooks['observe'] = (action, before, after) => {
     if (action.type === 'consume/charged' && after.freePeriodEnd !== null) {
       endOwnPeriod(false);
-      const end = after.freePeriodEnd;
       // Requested before the consume lock is released, so the next holder's probe finds it.
       const release = locks ? holdLock(locks, periodLock) : () => undefined;
-      ownPeriod = { id: `${pageId}.${end}`, end, release };
-      tellPeriod(ownPeriod, FREE_PERIOD_MS);
+      ownPeriod = { id: `${pageId}.${after.freePeriodEnd}`, end: after.freePeriodEnd, release };
+      tellPeriod(FREE_PERIOD_MS);
     }
     if (ownPeriod && !inFreePeriod(after, scheduler.now())) endOwnPeriod(true);
     // No fetch in flight any more: the one that was when the quota was told has landed.
