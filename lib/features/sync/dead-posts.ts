@@ -12,6 +12,10 @@ const WAIT_FOR_SENT_MS = 500;
 // Announcements kept at most: a page that floods `sending` (forged) cannot grow a tab's memory, only lose its own.
 const MAX_UNANSWERED = 64;
 
+/** Whether `action` is the backend's answer to a consume's POST: it charged, or it refused. */
+export const isConsumeAnswer = (action: BillingAction): boolean =>
+  action.type === 'consume/charged' || action.type === 'consume/insufficient';
+
 /**
  * The POSTs of pages that died before their answer, found through the channel: a `sending` still
  * unanswered whose page lock is free. `orphans` hands them to the consume lock's holder, which sends
@@ -43,10 +47,7 @@ export function deadPosts(
         post({ kind: 'sending', id: sending, page: pageId });
       }
       // The answer is in, or the caller (or recovered$) was told: nobody sends it again.
-      const closed =
-        action.type === 'consume/charged' ||
-        action.type === 'consume/insufficient' ||
-        (action.type === 'consume/settled' && action.externalId === sending);
+      const closed = isConsumeAnswer(action) || (action.type === 'consume/settled' && action.externalId === sending);
       if (closed && sending !== null) post({ kind: 'sent', id: sending });
       if (closed) sending = null;
     },

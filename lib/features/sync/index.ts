@@ -12,7 +12,7 @@ import type { StoreHooks } from '../../store/hooks';
 import { holdLock, locksOf, lockFree, recoveryHooks } from '../web-locks';
 import { openChannel } from './channel';
 import { consumeLock } from './consume-lock';
-import { deadPosts } from './dead-posts';
+import { deadPosts, isConsumeAnswer } from './dead-posts';
 import type { SyncMessage } from './messages';
 
 // How long a tab waits for the owners of a running period to tell its time left: a live tab answers at once.
@@ -155,8 +155,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
     }
     // A fetch this tab made because of a change message tells nobody: the message already did.
     const echoed = echo && action.type === 'usage/loaded';
-    const consumeAnswer = action.type === 'consume/charged' || action.type === 'consume/insufficient';
-    if (consumeAnswer || (!echoed && !sameUsage(before.quota, after.quota))) {
+    if (isConsumeAnswer(action) || (!echoed && !sameUsage(before.quota, after.quota))) {
       post({ kind: 'changed', ...(after.quota && { q: after.quota }) });
     }
     dead?.onAction(action);
