@@ -22,11 +22,8 @@ export const isConsumeAnswer = (action: BillingAction): boolean =>
  * each again as its own; `onMessage` hears another tab's `sending` or `sent`, `onAction` tells this
  * client's own.
  */
-export function deadPosts(
-  locks: LocksLike,
-  { scope, pageId, scheduler }: FeatureSetup,
-  post: (message: SyncMessage) => void,
-) {
+export function deadPosts(locks: LocksLike, setup: FeatureSetup, post: (message: SyncMessage) => void) {
+  const { scope, pageId, scheduler } = setup;
   // Announcements of other pages not answered yet: external id to page id, oldest first.
   const unanswered = new Map<string, string>();
   // This client's own POST in flight (consumes and replays run one at a time per client).
