@@ -56,7 +56,7 @@ export function holdLock(
 }
 
 /** The lock a page holds for its client's life (the store holds it once): free means that page is gone. */
-export const pageLockName = (scope: string, pageId: string): string => scopedName(scope, 'page', pageId);
+const pageLockName = (scope: string, pageId: string): string => scopedName(scope, 'page', pageId);
 
 // Held by a page, for its life, for each id it reported on recovered$ (contract decision 13).
 const reportedLockName = (scope: string, externalId: string): string => scopedName(scope, 'reported', externalId);

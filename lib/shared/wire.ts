@@ -47,6 +47,10 @@ export const MAX_BODY_BYTES = 16_384;
  */
 export const MAX_EXTERNAL_ID_LENGTH = 255;
 
+/** Whether `value` is an `external_id` the backend takes: a string of 1 to `MAX_EXTERNAL_ID_LENGTH` characters. */
+export const isExternalId = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= MAX_EXTERNAL_ID_LENGTH;
+
 /**
  * Every body the backend answers (faults aside): `code` 0 with `data`, or a
  * non-zero code whose `data` is usually `null`.

@@ -1,5 +1,5 @@
 import { BillingError } from '../shared/errors';
-import { MAX_EXTERNAL_ID_LENGTH } from '../shared/wire';
+import { isExternalId, MAX_EXTERNAL_ID_LENGTH } from '../shared/wire';
 
 /**
  * The error for options a call cannot run with, else `null`: a signal that
@@ -27,8 +27,7 @@ export function callOptionsError(options: unknown, call: 'consume' | 'getUsage')
     );
   }
   if (call === 'getUsage' || externalId === undefined) return null;
-  if (typeof externalId === 'string' && externalId.length > 0 && externalId.length <= MAX_EXTERNAL_ID_LENGTH)
-    return null;
+  if (isExternalId(externalId)) return null;
   return bad(
     __DEV__
       ? typeof externalId === 'string'

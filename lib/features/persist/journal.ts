@@ -1,7 +1,7 @@
 import { scopedName, type ConsumeJournal, type FeatureSetup } from '../feature';
 import type { LocksLike } from '../../shared/feature-types';
-import { gonePages, lockFree, pageLockName } from '../web-locks';
-import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
+import { gonePages } from '../web-locks';
+import { isExternalId } from '../../shared/wire';
 import type { SafeStorage } from './safe-storage';
 
 /** Entries older than this are dropped unreplayed: the user has long moved on. */
@@ -11,7 +11,7 @@ const JOURNAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 type Entry = { readonly id: string; readonly owner: string; readonly at: number };
 
 const isEntry = (e: Partial<Entry> | null): e is Entry =>
-  !!e?.id && e.id.length <= MAX_EXTERNAL_ID_LENGTH && typeof e.owner === 'string' && Number.isFinite(e.at);
+  isExternalId(e?.id) && typeof e.owner === 'string' && Number.isFinite(e.at);
 
 /**
  * The reload journal. Its rules:
@@ -33,17 +33,15 @@ export function pageJournal(
   const { scope, pageId, wallNow } = setup;
   const key = scopedName(scope, 'journal');
   const read = (): Entry[] => {
-    try {
-      const parsed: unknown = JSON.parse(storage.get(key) ?? '[]');
-      const now = wallNow();
-      return Array.isArray(parsed) ? parsed.filter((e) => isEntry(e) && Math.abs(now - e.at) < JOURNAL_MAX_AGE_MS) : [];
-    } catch {
-      return [];
-    }
+    const parsed = storage.readJson(key, []);
+    const now = wallNow();
+    return Array.isArray(parsed) ? parsed.filter((e) => isEntry(e) && Math.abs(now - e.at) < JOURNAL_MAX_AGE_MS) : [];
   };
-  const write = (entries: readonly Entry[]) => {
-    if (entries.length === 0) storage.remove(key);
-    else storage.set(key, JSON.stringify(entries));
+  const write = (entries: readonly Entry[]) => storage.writeJson(key, entries);
+  // Keeps the entries `kept` says, written only if that drops any.
+  const keep = (kept: (e: Entry) => boolean) => {
+    const entries = read();
+    if (!entries.every(kept)) write(entries.filter(kept));
   };
   // A tab's own storage names the page that last started on it, at once: what an older page left was
   // that page's successor's to prove, and a later copy of this storage must not take this page's entries.
@@ -51,24 +49,17 @@ export function pageJournal(
   const previous = perTab ? storage.get(pageKey) : null;
   if (perTab) {
     storage.set(pageKey, pageId);
-    const entries = read();
-    const kept = entries.filter((e) => e.owner === previous);
-    if (kept.length !== entries.length) write(kept);
+    keep((e) => e.owner === previous);
   }
-  // Whether the page before this one in the tab is gone, probed at once: a duplicate's opener is alive now,
-  // and its entries stay its own even if it goes before the claim (made under the consume lock, later).
-  const previousGone = previous === null ? Promise.resolve(false) : lockFree(locks, pageLockName(scope, previous));
+  // In a tab's own storage, whether the page before this one is gone, probed at once: a duplicate's opener is
+  // alive now, and its entries stay its own even if it goes before the claim (made under the consume lock, later).
+  const previousGone = perTab ? gonePages(locks, scope, previous === null ? [] : [previous]) : null;
   // Claimed under the journal's lock, so one page replays each. `signal` is the wait's: once it aborts (the
   // client was disposed) nothing is claimed, and the lock, if not yet granted, is no longer asked for.
   const pending = (signal: AbortSignal): Promise<string[]> =>
     locks.request(key, { signal }, async () => {
-      const gone = perTab
-        ? new Set((await previousGone) ? [previous as string] : [])
-        : await gonePages(
-            locks,
-            scope,
-            read().flatMap((e) => (e.owner === pageId ? [] : [e.owner])),
-          );
+      const others = () => read().flatMap((e) => (e.owner === pageId ? [] : [e.owner]));
+      const gone = (await previousGone) ?? (await gonePages(locks, scope, others()));
       if (signal.aborted) return [];
       const entries = read();
       // In a tab's own storage, what a live page left is a duplicated tab's: that tab's to finish.
@@ -83,10 +74,7 @@ export function pageJournal(
       if (perTab) storage.set(pageKey, pageId);
       write([...read().filter((e) => e.id !== id), { id, owner: pageId, at: wallNow() }]);
     },
-    remove: (id) => {
-      const entries = read();
-      if (entries.some((e) => e.id === id)) write(entries.filter((e) => e.id !== id));
-    },
+    remove: (id) => keep((e) => e.id !== id),
     pending,
   };
 }

@@ -27,12 +27,9 @@ export function onPageHidden(hidden: (isHidden: boolean) => void): () => void {
   const page = globalThis as Partial<Pick<Window, 'addEventListener' | 'removeEventListener'>>;
   const { addEventListener: add, removeEventListener: remove } = page;
   if (typeof add !== 'function' || typeof remove !== 'function') return () => undefined;
-  const onHide = () => hidden(true);
-  const onShow = () => hidden(false);
-  add.call(page, 'pagehide', onHide);
-  add.call(page, 'pageshow', onShow);
-  return () => {
-    remove.call(page, 'pagehide', onHide);
-    remove.call(page, 'pageshow', onShow);
-  };
+  const listeners = { pagehide: () => hidden(true), pageshow: () => hidden(false) };
+  const forEachListener = (act: typeof add) =>
+    Object.entries(listeners).forEach(([type, listener]) => act.call(page, type, listener));
+  forEachListener(add);
+  return () => forEachListener(remove);
 }

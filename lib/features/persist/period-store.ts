@@ -21,14 +21,10 @@ type Period = { readonly l: number; readonly w: number; readonly m?: number; rea
 type Reader = { readonly wall: number; readonly now: number; readonly clock: string; readonly fresh: boolean };
 
 function readPeriods(storage: SafeStorage, key: string): Record<string, Period> {
-  try {
-    const parsed = JSON.parse(storage.get(key) ?? '{}') as Record<string, Partial<Period>> | null;
-    // A record needs `l` and `w`; a junk `m` dates nothing (its age is NaN), so nothing is left of it.
-    const valid = Object.entries(parsed ?? {}).filter(([, p]) => Number.isFinite(p?.l) && Number.isFinite(p?.w));
-    return Object.fromEntries(valid) as Record<string, Period>;
-  } catch {
-    return {};
-  }
+  const parsed = storage.readJson(key, {}) as Record<string, Partial<Period>>;
+  // A record needs `l` and `w`; a junk `m` dates nothing (its age is NaN), so nothing is left of it.
+  const valid = Object.entries(parsed).filter(([, p]) => Number.isFinite(p?.l) && Number.isFinite(p?.w));
+  return Object.fromEntries(valid) as Record<string, Period>;
 }
 
 /**
@@ -61,8 +57,7 @@ export function periodStore(storage: SafeStorage, key: string, setup: FeatureSet
     const wall = wallNow();
     for (const [page, p] of Object.entries(periods)) if (wall - p.w > FORGET_MS) delete periods[page];
     change(periods);
-    if (Object.keys(periods).length === 0) storage.remove(key);
-    else storage.set(key, JSON.stringify(periods));
+    storage.writeJson(key, periods);
   };
   return (action$, state$, { scheduler }) =>
     new Observable((out) => {

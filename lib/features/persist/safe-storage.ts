@@ -26,6 +26,21 @@ export class SafeStorage {
     this.attempt(() => this.storage.removeItem(key), undefined);
   }
 
+  /** The JSON value at `key`, or `fallback` where there is none or it does not parse. */
+  readJson(key: string, fallback: object): unknown {
+    try {
+      return JSON.parse(this.get(key) ?? 'null') ?? fallback;
+    } catch {
+      return fallback;
+    }
+  }
+
+  /** Writes `value` as JSON at `key`, or removes the key where it holds nothing (an empty array or object). */
+  writeJson(key: string, value: object): void {
+    if (Object.keys(value).length === 0) this.remove(key);
+    else this.set(key, JSON.stringify(value));
+  }
+
   private attempt<T>(real: () => T, fallback: T): T {
     try {
       return real();

@@ -12,17 +12,18 @@ const WAIT_FOR_SENT_MS = 500;
 // Announcements kept at most: a page that floods `sending` (forged) cannot grow a tab's memory, only lose its own.
 const MAX_UNANSWERED = 64;
 
+/** Whether `action` is the backend's answer to a consume's POST: it charged, or it refused. */
+export const isConsumeAnswer = (action: BillingAction): boolean =>
+  action.type === 'consume/charged' || action.type === 'consume/insufficient';
+
 /**
  * The POSTs of pages that died before their answer, found through the channel: a `sending` still
  * unanswered whose page lock is free. `orphans` hands them to the consume lock's holder, which sends
  * each again as its own; `onMessage` hears another tab's `sending` or `sent`, `onAction` tells this
  * client's own.
  */
-export function deadPosts(
-  locks: LocksLike,
-  { scope, pageId, scheduler }: FeatureSetup,
-  post: (message: SyncMessage) => void,
-) {
+export function deadPosts(locks: LocksLike, setup: FeatureSetup, post: (message: SyncMessage) => void) {
+  const { scope, pageId, scheduler } = setup;
   // Announcements of other pages not answered yet: external id to page id, oldest first.
   const unanswered = new Map<string, string>();
   // This client's own POST in flight (consumes and replays run one at a time per client).
@@ -43,10 +44,7 @@ export function deadPosts(
         post({ kind: 'sending', id: sending, page: pageId });
       }
       // The answer is in, or the caller (or recovered$) was told: nobody sends it again.
-      const closed =
-        action.type === 'consume/charged' ||
-        action.type === 'consume/insufficient' ||
-        (action.type === 'consume/settled' && action.externalId === sending);
+      const closed = isConsumeAnswer(action) || (action.type === 'consume/settled' && action.externalId === sending);
       if (closed && sending !== null) post({ kind: 'sent', id: sending });
       if (closed) sending = null;
     },

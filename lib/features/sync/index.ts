@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import type { BillingAction } from '../../core/actions';
 import { inFreePeriod } from '../../core/decide';
 import { FREE_PERIOD_MS, type Quota } from '../../core/state';
-import type { Effect, StateSource } from '../../store/effect';
+import type { Effect, EffectDeps, StateSource } from '../../store/effect';
 import { deadline, deferred } from '../../shared/deadline';
 import type { LocksLike, SyncOptions } from '../../shared/feature-types';
 import { sameUsage } from '../../shared/quota-keys';
@@ -12,8 +12,8 @@ import type { StoreHooks } from '../../store/hooks';
 import { holdLock, locksOf, lockFree, recoveryHooks } from '../web-locks';
 import { openChannel } from './channel';
 import { consumeLock } from './consume-lock';
-import { deadPosts } from './dead-posts';
-import { parseMessage, type SyncMessage } from './messages';
+import { deadPosts, isConsumeAnswer } from './dead-posts';
+import type { SyncMessage } from './messages';
 
 // How long a tab waits for the owners of a running period to tell its time left: a live tab answers at once.
 const ASK_MS = 500;
@@ -57,27 +57,32 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
   const adopted = new Map<string, number>();
   // This tab's running period, as the others were told it, and how to let go of the period lock.
   let ownPeriod: { readonly id: string; readonly end: number; readonly release: () => void } | null = null;
-  // Who waits for an answer to an `ask`: called once a period was adopted, or on dispose.
-  const askers = new Set<() => void>();
-  let channel: ReturnType<typeof openChannel> = null;
-  // The store's state, once the effect runs.
-  let state: StateSource | null = null;
+  // What an `ask` waits for: resolved (and made anew) once a period was adopted, and on dispose.
+  let adoption = deferred();
+  // While the effect runs: the store's state, its usage fetches, and the tab channel.
+  let live: { state$: StateSource; usage: EffectDeps['usage']; channel: ReturnType<typeof openChannel> } | null = null;
   // Whether the usage being fetched was asked for by another tab's `changed`: its answer tells nobody.
   let echo = false;
   // The quota another tab told while a fetch of this tab's own was in flight: weighed once that fetch lands.
   let toldQuota: Quota | null = null;
-  // Fetches the usage after another tab's change (set while the effect runs).
-  let refetch = (): void => undefined;
 
-  const post = (message: SyncMessage) => channel?.post(message);
+  const post = (message: SyncMessage) => live?.channel?.post(message);
+  // Fetches the usage after another tab's change.
+  const refetch = (): void => {
+    if (!live) return;
+    echo = true;
+    const answered = () => (echo = false);
+    // A fetch sent after the nudge; whether it failed, its fact came first.
+    void live.usage.join({ fresh: 'after' }).then(answered, answered);
+  };
+  // Tells this tab's running period with `left` ms to run, while any are left.
+  const tellPeriod = (left: number) =>
+    ownPeriod && left > 0 && post({ kind: 'period', id: ownPeriod.id, left, at: wallNow() });
   // Asks the owners of running periods for their time left: resolves once one was adopted, or after ASK_MS.
   const ask = async (): Promise<void> => {
-    const firstAnswer = deferred();
-    askers.add(firstAnswer.resolve);
+    const { promise } = adoption;
     // A post that failed closed the channel: nobody will answer.
-    if (!post({ kind: 'ask' })) firstAnswer.resolve();
-    await deadline(() => firstAnswer.promise, { scheduler: inBackground(scheduler), ms: ASK_MS });
-    askers.delete(firstAnswer.resolve);
+    if (post({ kind: 'ask' })) await deadline(() => promise, { scheduler: inBackground(scheduler), ms: ASK_MS });
   };
   const dead = locks && deadPosts(locks, setup, post);
   // At its end the period is over for everyone; a dispose only lets go of the lock: the period belongs to
@@ -88,34 +93,23 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
     ownPeriod = null;
   };
 
-  const effect: Effect = (_action$, state$, deps) =>
+  const effect: Effect = (_action$, state$, { usage }) =>
     new Observable<BillingAction>((out) => {
-      refetch = () => {
-        echo = true;
-        const answered = () => (echo = false);
-        // A fetch sent after the nudge; whether it failed, its fact came first.
-        void deps.usage.join({ fresh: 'after' }).then(answered, answered);
-      };
-      state = state$;
       // Never trusted beyond 30 s (the reducer caps it too); the owner's wall time only takes off a late delivery.
       const adoptPeriod = ({ id, left, at }: { id: string; left: number; at: number }): void => {
-        const delay = wallNow() - at;
-        const remainingMs = Math.min(delay > 0 ? left - delay : left, FREE_PERIOD_MS);
+        const remainingMs = Math.min(left - Math.max(wallNow() - at, 0), FREE_PERIOD_MS);
         if (id === ownPeriod?.id || !(remainingMs > 0)) return;
         const now = scheduler.now();
         for (const [key, end] of adopted) if (end <= now) adopted.delete(key);
         // The longest end told for this period is the one the reducer keeps, so `ended` can match it.
         adopted.set(id, Math.max(adopted.get(id) ?? 0, now + remainingMs));
         out.next({ type: 'freePeriod/adopted', now, remainingMs });
-        askers.forEach((asker) => asker());
+        adoption.resolve();
+        adoption = deferred();
       };
-      channel = openChannel(scopedName(scope), (data) => {
-        const message = parseMessage(data);
+      const channel = openChannel(scopedName(scope), (message) => {
         if (message?.kind === 'period') adoptPeriod(message);
-        const now = scheduler.now();
-        if (message?.kind === 'ask' && ownPeriod && ownPeriod.end > now) {
-          post({ kind: 'period', id: ownPeriod.id, left: ownPeriod.end - now, at: wallNow() });
-        }
+        if (message?.kind === 'ask' && ownPeriod) tellPeriod(ownPeriod.end - scheduler.now());
         if (message?.kind === 'ended') {
           const end = adopted.get(message.id);
           adopted.delete(message.id);
@@ -131,15 +125,15 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
         }
         if (message?.kind === 'sending' || message?.kind === 'sent') dead?.onMessage(message);
       });
+      live = { state$, usage, channel };
       // Joining: the owners of running periods tell their time left.
       void ask();
       return () => {
         endOwnPeriod(false);
-        askers.forEach((asker) => asker());
+        adoption.resolve();
         // A closed channel posts nothing: an `ask` or a replay under the lock after this tells nobody.
         channel?.close();
-        state = null;
-        refetch = () => undefined;
+        live = null;
       };
     });
 
@@ -148,22 +142,20 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
   const observe: StoreHooks['observe'] = (action, before, after) => {
     if (action.type === 'consume/charged' && after.freePeriodEnd !== null) {
       endOwnPeriod(false);
-      const end = after.freePeriodEnd;
       // Requested before the consume lock is released, so the next holder's probe finds it.
       const release = locks ? holdLock(locks, periodLock) : () => undefined;
-      ownPeriod = { id: `${pageId}.${end}`, end, release };
-      post({ kind: 'period', id: ownPeriod.id, left: FREE_PERIOD_MS, at: wallNow() });
+      ownPeriod = { id: `${pageId}.${after.freePeriodEnd}`, end: after.freePeriodEnd, release };
+      tellPeriod(FREE_PERIOD_MS);
     }
     if (ownPeriod && !inFreePeriod(after, scheduler.now())) endOwnPeriod(true);
-    const landed = action.type === 'usage/loaded' || action.type === 'usage/failed';
-    if (landed && toldQuota !== null && after.fetches === 0) {
+    // No fetch in flight any more: the one that was when the quota was told has landed.
+    if (toldQuota !== null && after.fetches === 0) {
       if (!sameUsage(after.quota, toldQuota)) refetch();
       toldQuota = null;
     }
     // A fetch this tab made because of a change message tells nobody: the message already did.
     const echoed = echo && action.type === 'usage/loaded';
-    const consumeAnswer = action.type === 'consume/charged' || action.type === 'consume/insufficient';
-    if (consumeAnswer || (!echoed && !sameUsage(before.quota, after.quota))) {
+    if (isConsumeAnswer(action) || (!echoed && !sameUsage(before.quota, after.quota))) {
       post({ kind: 'changed', ...(after.quota && { q: after.quota }) });
     }
     dead?.onAction(action);
@@ -172,7 +164,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
   // Under the consume lock: a period lock held by a period this tab does not know is asked about; the
   // dead tabs' POSTs are the lock's answer.
   const findOrphans = async (signal: AbortSignal) => {
-    const knowsPeriod = state !== null && inFreePeriod(state.value, scheduler.now());
+    const knowsPeriod = live !== null && inFreePeriod(live.state$.value, scheduler.now());
     if (!knowsPeriod && !(await lockFree(locks as LocksLike, periodLock))) await ask();
     return dead ? dead.orphans(signal) : [];
   };

@@ -1,6 +1,6 @@
 import type { QuotaFields } from '../../shared/types';
 import { invalidQuotaKey, pickQuota } from '../../shared/quota-keys';
-import { MAX_EXTERNAL_ID_LENGTH } from '../../shared/wire';
+import { isExternalId } from '../../shared/wire';
 
 /**
  * What tabs tell each other; nothing here is ranked. `period`: the free period
@@ -28,9 +28,6 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 const periodId = (v: unknown): v is string => typeof v === 'string' && v.length <= 100 && !v.includes(':');
 // A page id names a lock (`…:page:<page id>`): as short, and as free of separators, as a period id.
 const pageId = (v: unknown): v is string => periodId(v) && v !== '';
-// Any id the backend would take: it is only ever sent back to the backend, never part of a name.
-const externalId = (v: unknown): v is string =>
-  typeof v === 'string' && v.length > 0 && v.length <= MAX_EXTERNAL_ID_LENGTH;
 
 // A malformed hint is no hint: the message then fetches, as one without it does. Checked as every quota is.
 const quotaFields = (v: unknown): v is QuotaFields => invalidQuotaKey(v) === undefined;
@@ -45,7 +42,7 @@ export function parseMessage(data: unknown): SyncMessage | null {
   if (m.kind === 'period' && periodId(m.id) && finite(m.left) && finite(m.at)) {
     return { kind: 'period', id: m.id, left: m.left, at: m.at };
   }
-  if (m.kind === 'sending' && externalId(m.id) && pageId(m.page)) return { kind: 'sending', id: m.id, page: m.page };
-  if (m.kind === 'sent' && externalId(m.id)) return { kind: 'sent', id: m.id };
+  if (m.kind === 'sending' && isExternalId(m.id) && pageId(m.page)) return { kind: 'sending', id: m.id, page: m.page };
+  if (m.kind === 'sent' && isExternalId(m.id)) return { kind: 'sent', id: m.id };
   return null;
 }
