@@ -1,10 +1,11 @@
-import type { BillingAction } from '../../core/actions';
+import type { BillingAction, ConsumeSettled } from '../../core/actions';
 import type { BillingState } from '../../core/state';
 import type { BillingEvent, ConsumeOrigin } from '../../shared/billing-event';
+import type { BillingError } from '../../shared/errors';
 import { PATHS } from '../../shared/wire';
 import type { RetryNotice } from '../../transport/config';
 
-// A consume (or replay) between its start and its end, by the store's number.
+// A consume (or replay) between its start and its end.
 interface OpenConsume {
   readonly call: number;
   readonly origin: ConsumeOrigin;
@@ -15,126 +16,112 @@ interface OpenConsume {
 /** Builds one event from its type and facts; the time is added by the caller. */
 export type AddEvent = (type: BillingEvent['type'], facts?: object) => void;
 
+type Fetch = 'usage' | 'refresh';
+// What the events do on each fact they tell; facts not named here tell nothing.
+type Handlers = { [T in BillingAction['type']]?: (action: Extract<BillingAction, { type: T }>) => void };
+
 const CANCELED = /^(aborted|disposed)$/;
 const newest = <T>(list: readonly T[]): T | undefined => list[list.length - 1];
 
 /**
  * What the events feature remembers between facts, so each operation's end
- * carries its number and its attempts: the consumes open (the store numbers
- * them; the events number them per client, 1 for the first, and give one to a
- * consume answered at once, which has no start of its own), and the usage
+ * carries its number and its attempts: the consumes open (by the store's
+ * number; the events number them per client, 1 for the first, and give one to
+ * a consume answered at once, which has no start of its own), and the usage
  * fetches and balance refreshes open, oldest first. A retry notice of a POST
  * finds its consume by `externalId`; one of a GET, the newest fetch or refresh
  * open on its path.
  */
-export function eventState() {
+export function eventState(add: AddEvent) {
   let count = 0;
-  const consumes = new Map<number, OpenConsume>();
+  // Keyed by the store's number; a consume without a start of its own has none.
+  const consumes = new Map<number | undefined, OpenConsume>();
   // The consume whose POST is out: its retries are this one's.
   let posting: OpenConsume | undefined;
-  const fetches: Record<'usage' | 'refresh', Array<{ attempts: number }>> = { usage: [], refresh: [] };
-  const start = (kind: 'usage' | 'refresh', add: AddEvent) => {
+  const fetches: Record<Fetch, Array<{ attempts: number }>> = { usage: [], refresh: [] };
+
+  const begin = (externalId: string | null, origin: ConsumeOrigin): OpenConsume => {
+    const call = ++count;
+    if (origin === 'app') add('consume:started', { call, externalId });
+    else add('replay:started', { call, externalId, origin });
+    return { call, origin, externalId, attempts: 0 };
+  };
+  // An operation ended by an error: canceled by the caller's abort or dispose() (no error of billing), or failed.
+  const fail = (kind: Fetch | 'consume', facts: object, error: BillingError, rest?: object) =>
+    CANCELED.test(error.code)
+      ? add(`${kind}:canceled`, { ...facts, reason: error.code, ...rest })
+      : add(`${kind}:failed`, { ...facts, error, ...rest });
+  const start = (kind: Fetch) => {
     fetches[kind].push({ attempts: 1 });
     add(`${kind}:started`);
   };
-  // A fetch's end: loaded, failed, or canceled by the caller's abort or dispose().
-  const end = (kind: 'usage' | 'refresh', add: AddEvent, error?: { code: string }) => {
-    const attempts = fetches[kind].shift()?.attempts ?? 1;
-    if (!error) add(`${kind}:loaded`, { attempts });
-    else if (CANCELED.test(error.code)) add(`${kind}:canceled`, { attempts, reason: error.code });
-    else add(`${kind}:failed`, { attempts, error });
+  const end = (kind: Fetch, error?: BillingError) => {
+    const facts = { attempts: fetches[kind].shift()?.attempts ?? 1 };
+    if (error) fail(kind, facts, error);
+    else add(`${kind}:loaded`, facts);
+  };
+
+  const on: Handlers = {
+    'usage/started': () => start('usage'),
+    'usage/loaded': () => end('usage'),
+    'usage/failed': ({ error }) => end('usage', error),
+    'balance/started': () => start('refresh'),
+    'balance/loaded': () => end('refresh'),
+    'balance/failed': ({ error }) => end('refresh', error),
+    'consume/started': ({ call, externalId = null, origin = 'app' }) => consumes.set(call, begin(externalId, origin)),
+    'consume/locked': () => {
+      // Held by the consume whose turn it is: the oldest open one (a tab's re-send runs under it, later).
+      const open = [...consumes.values()].find((consume) => consume.origin !== 'tab');
+      if (open) add('lock:acquired', { call: open.call });
+    },
+    'consume/sent': ({ externalId }) => {
+      // One POST at a time (in its consume's turn, or under the lock): a replayed or given id names its
+      // consume; an id made for the POST is the oldest open consume's, whose turn it is.
+      const open = [...consumes.values()];
+      posting =
+        open.find((consume) => consume.externalId === externalId) ??
+        open.find((consume) => consume.externalId === null);
+      if (posting) Object.assign(posting, { externalId, attempts: 1 });
+    },
+    'consume/settled': settled,
   };
 
   return {
     /** The events one applied fact tells, from the fact and the states around it (a free period is a change). */
-    observe(action: BillingAction, before: BillingState, after: BillingState, add: AddEvent): void {
+    observe(action: BillingAction, before: BillingState, after: BillingState): void {
       const ended = after.freePeriodEnd === null;
       if ((before.freePeriodEnd === null) !== ended) add(ended ? 'freePeriod:ended' : 'freePeriod:started');
-      switch (action.type) {
-        case 'usage/started':
-          return start('usage', add);
-        case 'balance/started':
-          return start('refresh', add);
-        case 'usage/loaded':
-        case 'usage/failed':
-          return end('usage', add, 'error' in action ? action.error : undefined);
-        case 'balance/loaded':
-        case 'balance/failed':
-          return end('refresh', add, 'error' in action ? action.error : undefined);
-        case 'consume/started': {
-          const { externalId = null, origin = 'app' } = action;
-          const open: OpenConsume = { call: ++count, origin, externalId, attempts: 0 };
-          consumes.set(action.call, open);
-          const call = open.call;
-          return origin === 'app'
-            ? add('consume:started', { call, externalId })
-            : add('replay:started', { call, externalId, origin });
-        }
-        case 'consume/locked': {
-          // Held by the consume whose turn it is: the oldest open one (a tab's re-send runs under it, later).
-          const open = [...consumes.values()].find((consume) => consume.origin !== 'tab');
-          return open && add('lock:acquired', { call: open.call });
-        }
-        case 'consume/sent': {
-          // One POST at a time (in its consume's turn, or under the lock): a replayed or given id names its
-          // consume; an id made for the POST is the oldest open consume's, whose turn it is.
-          const open = [...consumes.values()];
-          posting =
-            open.find((consume) => consume.externalId === action.externalId) ??
-            open.find((consume) => consume.externalId === null);
-          if (posting) {
-            posting.externalId = action.externalId;
-            posting.attempts = 1;
-          }
-          return;
-        }
-        case 'consume/settled':
-          return settled(action, add);
-      }
+      (on[action.type] as ((action: BillingAction) => void) | undefined)?.(action);
     },
     /** The events of a retry notice of the transport, and the attempts it adds to its operation. */
-    retry({ attempt, delayMs, path, error }: RetryNotice, add: AddEvent): void {
-      const open =
-        path === PATHS.consume
-          ? posting
-          : newest(path === PATHS.balance && fetches.refresh.length > 0 ? fetches.refresh : fetches.usage);
-      const externalId = path === PATHS.consume ? (posting?.externalId ?? null) : null;
+    retry({ attempt, delayMs, path, error }: RetryNotice): void {
+      const post = path === PATHS.consume;
+      const open = post
+        ? posting
+        : newest(path === PATHS.balance && fetches.refresh.length > 0 ? fetches.refresh : fetches.usage);
+      const externalId = post ? (posting?.externalId ?? null) : null;
       if (open) open.attempts = Math.max(open.attempts, attempt);
-      if (delayMs === null) add('request:unauthorized', { path, externalId });
-      else
-        add('request:retry', {
-          attempt: attempt - 1,
-          delayMs,
-          path,
-          externalId,
-          code: error.code,
-          status: error.status ?? null,
-        });
+      if (delayMs === null) return add('request:unauthorized', { path, externalId });
+      const status = error.status ?? null;
+      add('request:retry', { attempt: attempt - 1, delayMs, path, externalId, code: error.code, status });
     },
   };
 
-  function settled(action: Extract<BillingAction, { type: 'consume/settled' }>, add: AddEvent): void {
-    const { externalId, result, error, unanswered } = action;
-    let open = action.call === undefined ? undefined : consumes.get(action.call);
+  function settled({ call, externalId, result, error, charged, unanswered }: ConsumeSettled): void {
+    // Answered at once (a free period), or refused before anything was sent: its start is its end.
+    const open = consumes.get(call) ?? begin(externalId, 'app');
+    consumes.delete(call);
     if (open === posting) posting = undefined;
-    if (open) consumes.delete(action.call as number);
-    else {
-      // Answered at once (a free period), or refused before anything was sent: its start is its end.
-      open = { call: ++count, origin: 'app', externalId, attempts: 0 };
-      add('consume:started', { call: open.call, externalId });
-    }
-    const { call, attempts, origin } = open;
-    const facts = { call, externalId, attempts };
-    if (origin !== 'app') {
+    const facts = { call: open.call, externalId, attempts: open.attempts };
+    if (open.origin !== 'app') {
       const outcome = result ? { ok: true, result } : { ok: false, error };
-      add('replay:settled', { ...facts, origin, outcome });
+      add('replay:settled', { ...facts, origin: open.origin, outcome });
     } else if (error === null) {
       // Only a consume without a request can lack an id: charged, blacklisted and denied ones have theirs.
       if (result?.isBlacklisted) add('consume:blacklisted', facts);
-      else if (action.charged) add('consume:charged', { ...facts, isCredit: !!result?.isCredit });
+      else if (charged) add('consume:charged', { ...facts, isCredit: !!result?.isCredit });
       else add('consume:free', facts);
     } else if (error.code === 'insufficient_credits') add('consume:denied', facts);
-    else if (CANCELED.test(error.code)) add('consume:canceled', { ...facts, reason: error.code, unanswered });
-    else add('consume:failed', { ...facts, error, unanswered });
+    else fail('consume', facts, error, { unanswered });
   }
 }

@@ -45,16 +45,16 @@ export function billingEvents(options: BillingEventsOptions = {}): BillingFeatur
     kind: 'events',
     install({ scheduler, wallNow }) {
       const hub = createEventHub(onEvent);
-      const state = eventState();
       // Events are built only while someone listens; the state that numbers them is kept always.
       const add: AddEvent = (type, facts) => {
         if (hub.active()) hub.emit({ type, at: scheduler.now(), wallTime: wallNow(), ...facts } as BillingEvent);
       };
+      const state = eventState(add);
       return {
         events$: hub.events$,
-        observe: (action, before, after) => state.observe(action, before, after, add),
+        observe: state.observe,
         onRecovered: (recovered) => add('consume:recovered', recovered),
-        onRetry: (notice) => state.retry(notice, add),
+        onRetry: state.retry,
         // An effect that emits nothing: cut on dispose(), after the pending calls settled, it ends events$.
         effects: [() => new Observable<never>(() => () => hub.complete())],
       };
