@@ -21,7 +21,6 @@ type Fetch = 'usage' | 'refresh';
 type Handlers = { [T in BillingAction['type']]?: (action: Extract<BillingAction, { type: T }>) => void };
 
 const CANCELED = /^(aborted|disposed)$/;
-const newest = <T>(list: readonly T[]): T | undefined => list[list.length - 1];
 
 /**
  * What the events feature remembers between facts, so each operation's end
@@ -96,9 +95,8 @@ export function eventState(add: AddEvent) {
     /** The events of a retry notice of the transport, and the attempts it adds to its operation. */
     retry({ attempt, delayMs, path, error }: RetryNotice): void {
       const post = path === PATHS.consume;
-      const open = post
-        ? posting
-        : newest(path === PATHS.balance && fetches.refresh.length > 0 ? fetches.refresh : fetches.usage);
+      const fetching = path === PATHS.balance && fetches.refresh.length > 0 ? fetches.refresh : fetches.usage;
+      const open = post ? posting : fetching[fetching.length - 1];
       const externalId = post ? (posting?.externalId ?? null) : null;
       if (open) open.attempts = Math.max(open.attempts, attempt);
       if (delayMs === null) return add('request:unauthorized', { path, externalId });
