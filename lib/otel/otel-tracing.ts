@@ -71,11 +71,11 @@ export interface OtelTracing {
  * });
  * ```
  */
-export function otelTracing({ tracer, recordIds, fetch: send }: OtelTracingOptions = {}): OtelTracing {
-  const spans = spanBook(tracer, recordIds);
+export function otelTracing(options: OtelTracingOptions = {}): OtelTracing {
+  const spans = spanBook(options.tracer, options.recordIds);
   return {
     onEvent: spans.onEvent,
     // The platform's fetch is read at each call when the app gives none.
-    fetch: (input, init) => spans.send(send ?? globalThis.fetch, input, init),
+    fetch: (input, init) => spans.send(options.fetch ?? globalThis.fetch, input, init),
   };
 }
