@@ -55,7 +55,7 @@ export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), re
   const onEvent = (event: BillingEvent): void => {
     const e: Fields = event;
     const at = e.wallTime;
-    const [kind, what] = (e.type as string).split(':') as [string, string];
+    const [kind, what] = event.type.split(':') as [string, string];
     const name = NAMES[kind];
     const consume = consumes.get(e.call as number);
     // Every span and span event of a consume carries its id, with `recordIds`.
