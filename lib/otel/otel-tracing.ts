@@ -72,16 +72,10 @@ export interface OtelTracing {
  * ```
  */
 export function otelTracing(options: OtelTracingOptions = {}): OtelTracing {
-  const book = spanBook(options.tracer, options.recordIds);
+  const spans = spanBook(options.tracer, options.recordIds);
   return {
-    onEvent: book.onEvent,
-    fetch(input, init) {
-      const send = options.fetch ?? globalThis.fetch;
-      // Only a consume's POST has a body: the JSON the transport wrote, with its `external_id`.
-      const body = init?.body;
-      return book.sendIn(input.split('?')[0] as string, body ? JSON.parse(body as string).external_id : null, () =>
-        send(input, init),
-      );
-    },
+    onEvent: spans.onEvent,
+    // The platform's fetch is read at each call when the app gives none.
+    fetch: (input, init) => spans.send(options.fetch ?? globalThis.fetch, input, init),
   };
 }

@@ -1,40 +1,12 @@
 import { SpanStatusCode, context, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { BillingEvent } from '../shared/billing-event';
+import type { FetchLike } from '../shared/types';
 
-interface ErrorFields {
-  readonly code: string;
-  readonly status?: number | undefined;
-}
-interface Answer {
-  readonly isCredit?: boolean;
-  readonly isBlacklisted?: boolean;
-}
-
-// Every field an event may have: the events are read by the part of their type, `kind:what`.
-interface Fields extends Answer {
-  readonly type: string;
-  readonly wallTime: number;
-  readonly call?: number;
-  readonly externalId?: string | null;
-  readonly origin?: string;
-  readonly attempts?: number;
-  readonly reason?: string;
-  readonly error?: ErrorFields;
-  // A replay's outcome: its answer, or its error.
-  readonly outcome?: { readonly result?: Answer; readonly error?: ErrorFields };
-  readonly path?: string;
-  readonly attempt?: number;
-  readonly delayMs?: number;
-  readonly code?: string;
-  readonly status?: number | null;
-}
-
-// A consume's span, with the id it is known by once it has one.
-interface ConsumeSpan {
-  readonly span: Span;
-  externalId: string | null;
-  readonly replayed: boolean;
-}
+// Every field an event may have, optional, with the type the events give it: the events are read by the
+// parts of their type, `kind:what`, rather than narrowed one by one.
+type AnyKey<E> = E extends unknown ? keyof E : never;
+type FieldOf<E, K extends PropertyKey> = E extends { readonly [key in K]: infer V } ? V : never;
+type Fields = { readonly [K in AnyKey<BillingEvent>]?: FieldOf<BillingEvent, K> };
 
 // The span each operation's start event opens.
 const NAMES: Readonly<Record<string, string>> = {
@@ -55,16 +27,6 @@ const OUTCOMES: Readonly<Record<string, string>> = {
 // The context with `span` active: a request sent in it, or a span started in it, is its child.
 const within = (span: Span) => trace.setSpan(context.active(), span);
 
-/** The spans open for one client's events, and how a request finds the span it is sent for. */
-export interface SpanBook {
-  readonly onEvent: (event: BillingEvent) => void;
-  /**
-   * Runs `send` inside the span a request is sent for, when one is open: a POST's consume span by the id
-   * it carries; a GET's, the newest usage fetch or refresh open on its path.
-   */
-  readonly sendIn: <T>(path: string, externalId: string | null, send: () => T) => T;
-}
-
 /**
  * The spans of one client's events: `consume credits` per consume or replay,
  * `get usage` per usage fetch, `refresh credits` per balance refresh, each
@@ -73,18 +35,19 @@ export interface SpanBook {
  * only an error of billing sets the status to ERROR (never a refusal, an abort
  * or a dispose). Ids are attributes, and only with `recordIds`.
  */
-export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), recordIds = false): SpanBook {
-  const consumes = new Map<number, ConsumeSpan>();
+export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), recordIds = false) {
+  // The consumes and replays open, by their `call`, each with the id it is known by once it has one.
+  const consumes = new Map<number, { readonly span: Span; externalId: string | null; readonly replayed: boolean }>();
   const fetches: Record<string, Span[]> = { usage: [], refresh: [] };
-  const find = (test: (consume: ConsumeSpan) => boolean) => [...consumes.values()].find(test);
+  const open = () => [...consumes.values()];
   // The app's oldest consume open: the one whose turn it is, which holds the lock.
-  const oldest = () => find((consume) => !consume.replayed);
+  const oldest = () => open().find((consume) => !consume.replayed);
   const newest = (spans: Span[] | undefined) => spans?.[spans.length - 1];
   // A GET has no id (`null` from the fetch, none on a usage or refresh event).
   const spanOf = (path: string, externalId?: string | null) => {
     if (!externalId) return newest(fetches[/getBalance$/.test(path) ? 'refresh' : 'usage']) ?? newest(fetches['usage']);
     // A POST's consume: by its id, else the one whose turn it is, which has none yet.
-    const found = find((consume) => consume.externalId === externalId) ?? oldest();
+    const found = open().find((consume) => consume.externalId === externalId) ?? oldest();
     if (found && !found.externalId) found.externalId = externalId;
     return found?.span;
   };
@@ -92,7 +55,7 @@ export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), re
   const onEvent = (event: BillingEvent): void => {
     const e: Fields = event;
     const at = e.wallTime;
-    const [kind, what] = e.type.split(':') as [string, string];
+    const [kind, what] = event.type.split(':') as [string, string];
     const name = NAMES[kind];
     const consume = consumes.get(e.call as number);
     // Every span and span event of a consume carries its id, with `recordIds`.
@@ -121,22 +84,24 @@ export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), re
       const span = consume?.span ?? fetches[kind]?.shift();
       if (!span) return;
       consumes.delete(e.call as number);
-      const answer = e.outcome?.result ?? e;
-      let error = e.reason ? { code: e.reason } : (e.error ?? e.outcome?.error);
+      // A replay's outcome: its answer, or its error.
+      const replay = e.outcome;
+      const error = replay && !replay.ok ? replay.error : e.error;
+      const code = e.reason ?? error?.code;
+      const answer: { isCredit?: boolean; isBlacklisted?: boolean } = replay?.ok ? replay.result : e;
       // A refusal is an outcome, not an error.
-      const refused = error?.code === 'insufficient_credits';
-      if (refused) error = undefined;
-      const outcome = refused
-        ? 'insufficient'
-        : error
-          ? ''
-          : (OUTCOMES[what] ?? (answer.isBlacklisted ? 'blacklisted' : answer.isCredit ? 'credits' : 'free_count'));
+      const outcome =
+        code === 'insufficient_credits'
+          ? 'insufficient'
+          : code
+            ? ''
+            : (OUTCOMES[what] ?? (answer.isBlacklisted ? 'blacklisted' : answer.isCredit ? 'credits' : 'free_count'));
       if (outcome) Object.assign(facts, { 'billing.outcome': outcome, 'billing.is_credit': outcome === 'credits' });
-      if (error) {
-        const canceled = /^(aborted|disposed)$/.test(error.code);
-        facts[canceled ? 'billing.canceled' : 'error.type'] = error.code;
-        if (error.status !== undefined) facts['http.response.status_code'] = error.status;
-        if (!canceled) span.setStatus({ code: SpanStatusCode.ERROR, message: error.code });
+      else if (code) {
+        const canceled = /^(aborted|disposed)$/.test(code);
+        facts[canceled ? 'billing.canceled' : 'error.type'] = code;
+        if (error?.status !== undefined) facts['http.response.status_code'] = error.status;
+        if (!canceled) span.setStatus({ code: SpanStatusCode.ERROR, message: code });
       }
       facts['billing.attempts'] = e.attempts;
       span.setAttributes(facts);
@@ -145,9 +110,15 @@ export function spanBook(tracer: Tracer = trace.getTracer('unified-billing'), re
   };
   return {
     onEvent,
-    sendIn(path, externalId, send) {
-      const span = spanOf(path, externalId);
-      return span ? context.with(within(span), send) : send();
+    /**
+     * Sends a request with `fetch` inside the span it is for, when one is open: a POST's consume span by
+     * the id it carries; a GET's, the newest usage fetch or refresh open on its path.
+     */
+    send(fetch: FetchLike, input: string, init?: RequestInit) {
+      // Only a consume's POST has a body: the JSON the transport wrote, with its `external_id`.
+      const body = init?.body;
+      const span = spanOf(input.split('?')[0] as string, body ? JSON.parse(body as string).external_id : null);
+      return span ? context.with(within(span), () => fetch(input, init)) : fetch(input, init);
     },
   };
 }
