@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import { invalid, missingGlobal } from '../shared/errors';
+import { invalid, missingGlobal, unlessThrows } from '../shared/errors';
 import { checkFields, integer, type Rule } from '../shared/option-names';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot } from '../core/snapshot';
@@ -64,15 +64,6 @@ function oldRefetch(refetch: unknown): void {
   }
 }
 
-// The value `make` gives, or `undefined` if it throws.
-function attempt<T>(make: () => T): T | undefined {
-  try {
-    return make();
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Throws `invalid_argument` for anything `createClient` cannot work with, else
  * gives what validation and the defaults make of the options; the others are
@@ -100,7 +91,7 @@ export function resolveOptions(options: ClientOptions) {
   for (const name of ['AbortController', 'URL'] as const) {
     if (typeof globalThis[name] !== 'function') missingGlobal(name);
   }
-  const url = attempt(() => new URL(baseUrl));
+  const url = unlessThrows(() => new URL(baseUrl));
   // Only what is wrong with the URL is said: it may embed a credential.
   if (!/^https?:$/.test(url?.protocol as string) || url!.username || url!.password || /[?#]/.test(baseUrl)) {
     invalid(
@@ -108,7 +99,7 @@ export function resolveOptions(options: ClientOptions) {
     );
   }
   // A lone surrogate cannot be URL-encoded: refused here, not as a URIError at the first request.
-  if (typeof appKey !== 'string' || !attempt(() => encodeURIComponent(appKey))) {
+  if (typeof appKey !== 'string' || !unlessThrows(() => encodeURIComponent(appKey))) {
     invalid(__DEV__ ? 'appKey must be a non-empty, well-formed string' : 'invalid appKey', appKey);
   }
   return {

@@ -40,6 +40,15 @@ export interface BillingErrorDetails {
   readonly cause?: unknown;
 }
 
+/** What `make` returns, or `undefined` if it throws (a value that may not be readable, a DevTools call). */
+export function unlessThrows<T>(make: () => T): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
+}
+
 // Shared by every copy of the library in a realm (ESM and CJS builds, two
 // bundles): `Symbol.for` returns the same symbol for the same key.
 const BRAND = Symbol.for('unified-billing.error');
