@@ -44,24 +44,19 @@ const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   devtools: [isFeature, __DEV__ ? 'made by reduxDevtools()' : ''],
 };
 
-// The refetchOn() call doing what a 0.1 refetch object asked, so that copying it changes nothing:
-// `{ onFocus: true, intervalMs: 60000 }` is `refetchOn({ focus: true, intervalMs: 60000 })`. A
-// value that is not a boolean or a number shows as its name only; other fields pass as given,
-// for refetchOn() to name.
-function refetchCall(old: object): string {
+// Refuses a 0.1 refetch object (not a feature), naming the refetchOn() call that does what it asked, so
+// that copying it changes nothing: `{ onFocus: true, intervalMs: 60000 }` is `refetchOn({ focus: true,
+// intervalMs: 60000 })`. A value that is not a boolean or a number shows as its name only; other fields
+// pass as given, for refetchOn() to name.
+function oldRefetch(old: unknown): void {
+  if (typeof old !== 'object' || old === null || 'install' in old) return;
   const renamed: Record<string, string> = { onFocus: 'focus', onOnline: 'online' };
   const fields = Object.entries(old).map(([key, value]) => {
     const name = /^[A-Za-z_$][\w$]{0,39}$/.test(key) ? (renamed[key] ?? key) : JSON.stringify(key.slice(0, 40));
     return typeof value === 'boolean' || typeof value === 'number' ? `${name}: ${String(value)}` : name;
   });
-  return `refetchOn({${fields.length > 0 ? ` ${fields.join(', ')} ` : ''}})`;
-}
-
-// Refuses a 0.1 refetch object (not a feature), naming the refetchOn() call that does the same.
-function oldRefetch(refetch: unknown): void {
-  if (typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
-    invalid(`refetch takes refetchOn() since 0.2.0: write refetch: ${refetchCall(refetch)}`);
-  }
+  const call = `refetchOn({${fields.length > 0 ? ` ${fields.join(', ')} ` : ''}})`;
+  invalid(`refetch takes refetchOn() since 0.2.0: write refetch: ${call}`);
 }
 
 /**
