@@ -13,14 +13,11 @@ export function callOptionsError(options: unknown, call: 'consume' | 'getUsage')
   const bad = (message: string, details = {}) => new BillingError('invalid_argument', message, details);
   // Duck-typed, so a signal from another realm (an iframe) or a polyfill passes.
   const listenable = signal as Partial<AbortSignal> | undefined;
-  if (
-    signal !== undefined &&
-    !(
-      typeof listenable?.aborted === 'boolean' &&
-      typeof listenable.addEventListener === 'function' &&
-      typeof listenable.removeEventListener === 'function'
-    )
-  ) {
+  const listens =
+    typeof listenable?.aborted === 'boolean' &&
+    typeof listenable.addEventListener === 'function' &&
+    typeof listenable.removeEventListener === 'function';
+  if (signal !== undefined && !listens) {
     return bad(
       __DEV__ ? `${call}: signal must be an AbortSignal` : `invalid ${call} signal`,
       typeof externalId === 'string' ? { externalId } : {},
