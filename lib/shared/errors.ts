@@ -40,15 +40,6 @@ export interface BillingErrorDetails {
   readonly cause?: unknown;
 }
 
-/** What `make` returns, or `undefined` if it throws (a value that may not be readable, a DevTools call). */
-export function unlessThrows<T>(make: () => T): T | undefined {
-  try {
-    return make();
-  } catch {
-    return undefined;
-  }
-}
-
 // Shared by every copy of the library in a realm (ESM and CJS builds, two
 // bundles): `Symbol.for` returns the same symbol for the same key.
 const BRAND = Symbol.for('unified-billing.error');
@@ -161,4 +152,13 @@ export function missingGlobal(name: 'crypto' | 'URL' | 'AbortController'): never
         }`
       : `no global ${name}`,
   );
+}
+
+/** What `make` returns, or `undefined` if it throws (a value that may not be readable, a DevTools call). */
+export function unlessThrows<T>(make: () => T): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
 }
