@@ -23,8 +23,7 @@ export function callOptionsError(options: unknown, call: 'consume' | 'getUsage')
       typeof externalId === 'string' ? { externalId } : {},
     );
   }
-  if (call === 'getUsage' || externalId === undefined) return null;
-  if (isExternalId(externalId)) return null;
+  if (call === 'getUsage' || externalId === undefined || isExternalId(externalId)) return null;
   return bad(
     __DEV__
       ? typeof externalId === 'string'
