@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import { invalid, missingGlobal } from '../shared/errors';
+import { invalid, missingGlobal, unlessThrows } from '../shared/errors';
 import { checkFields, integer, type Rule } from '../shared/option-names';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot } from '../core/snapshot';
@@ -44,33 +44,19 @@ const RULES: Record<Exclude<keyof ClientOptions, 'onEvent'>, Rule | null> = {
   devtools: [isFeature, __DEV__ ? 'made by reduxDevtools()' : ''],
 };
 
-// The refetchOn() call doing what a 0.1 refetch object asked, so that copying it changes nothing:
-// `{ onFocus: true, intervalMs: 60000 }` is `refetchOn({ focus: true, intervalMs: 60000 })`. A
-// value that is not a boolean or a number shows as its name only; other fields pass as given,
-// for refetchOn() to name.
-function refetchCall(old: object): string {
+// Refuses a 0.1 refetch object (not a feature), naming the refetchOn() call that does what it asked, so
+// that copying it changes nothing: `{ onFocus: true, intervalMs: 60000 }` is `refetchOn({ focus: true,
+// intervalMs: 60000 })`. A value that is not a boolean or a number shows as its name only; other fields
+// pass as given, for refetchOn() to name.
+function oldRefetch(old: unknown): void {
+  if (typeof old !== 'object' || old === null || 'install' in old) return;
   const renamed: Record<string, string> = { onFocus: 'focus', onOnline: 'online' };
   const fields = Object.entries(old).map(([key, value]) => {
     const name = /^[A-Za-z_$][\w$]{0,39}$/.test(key) ? (renamed[key] ?? key) : JSON.stringify(key.slice(0, 40));
     return typeof value === 'boolean' || typeof value === 'number' ? `${name}: ${String(value)}` : name;
   });
-  return `refetchOn({${fields.length > 0 ? ` ${fields.join(', ')} ` : ''}})`;
-}
-
-// Refuses a 0.1 refetch object (not a feature), naming the refetchOn() call that does the same.
-function oldRefetch(refetch: unknown): void {
-  if (typeof refetch === 'object' && refetch !== null && !('install' in refetch)) {
-    invalid(`refetch takes refetchOn() since 0.2.0: write refetch: ${refetchCall(refetch)}`);
-  }
-}
-
-// The value `make` gives, or `undefined` if it throws.
-function attempt<T>(make: () => T): T | undefined {
-  try {
-    return make();
-  } catch {
-    return undefined;
-  }
+  const call = `refetchOn({${fields.length > 0 ? ` ${fields.join(', ')} ` : ''}})`;
+  invalid(`refetch takes refetchOn() since 0.2.0: write refetch: ${call}`);
 }
 
 /**
@@ -100,7 +86,7 @@ export function resolveOptions(options: ClientOptions) {
   for (const name of ['AbortController', 'URL'] as const) {
     if (typeof globalThis[name] !== 'function') missingGlobal(name);
   }
-  const url = attempt(() => new URL(baseUrl));
+  const url = unlessThrows(() => new URL(baseUrl));
   // Only what is wrong with the URL is said: it may embed a credential.
   if (!/^https?:$/.test(url?.protocol as string) || url!.username || url!.password || /[?#]/.test(baseUrl)) {
     invalid(
@@ -108,7 +94,7 @@ export function resolveOptions(options: ClientOptions) {
     );
   }
   // A lone surrogate cannot be URL-encoded: refused here, not as a URIError at the first request.
-  if (typeof appKey !== 'string' || !attempt(() => encodeURIComponent(appKey))) {
+  if (typeof appKey !== 'string' || !unlessThrows(() => encodeURIComponent(appKey))) {
     invalid(__DEV__ ? 'appKey must be a non-empty, well-formed string' : 'invalid appKey', appKey);
   }
   return {

@@ -25,9 +25,8 @@ function value(key: string, input: unknown, depth: number): Json | undefined {
 
 function record(input: object, depth: number): { [key: string]: Json } {
   const out: { [key: string]: Json } = {};
-  for (const key of Object.keys(input)) {
-    if (!KEY.test(key)) continue;
-    const kept = value(key, (input as Record<string, unknown>)[key], depth);
+  for (const [key, field] of Object.entries(input)) {
+    const kept = KEY.test(key) ? value(key, field, depth) : undefined;
     if (kept !== undefined) out[key] = kept;
   }
   return out;

@@ -4,6 +4,7 @@ import {
   type DevtoolsHook,
   type DevtoolsState,
 } from '../features/devtools-hook';
+import { unlessThrows } from '../shared/errors';
 import type { DevtoolsExtension } from './extension';
 import { safeAction, safeState } from './json-safe';
 
@@ -26,27 +27,19 @@ export interface ReduxDevtoolsOptions {
 // that would dispatch back (jump, skip, import...) are absent, since the bridge is read-only.
 const READ_ONLY_FEATURES = { pause: true, export: true };
 
-// A DevTools failure must never become a billing failure: the call is dropped.
-function quietly(call: () => void): void {
-  try {
-    call();
-  } catch {
-    // The extension threw (a closed port, a state it could not serialize): nothing to do.
-  }
-}
-
-/** Opens the instance and sends the initial state; `null` when the extension refuses. */
+// A DevTools failure must never become a billing failure: a call the extension throws on (a closed port, a
+// state it could not serialize) is dropped, and a `connect` or `init` that throws leaves the client silent.
 function open(extension: DevtoolsExtension, name: string, initial: DevtoolsState): DevtoolsConnection | null {
-  try {
-    const connection = extension.connect({ name, features: READ_ONLY_FEATURES });
-    connection.init(safeState(initial));
-    return {
-      send: (action, state) => quietly(() => connection.send(safeAction(action), safeState(state))),
-      close: () => quietly(() => connection.unsubscribe?.()),
-    };
-  } catch {
-    return null;
-  }
+  return (
+    unlessThrows((): DevtoolsConnection => {
+      const connection = extension.connect({ name, features: READ_ONLY_FEATURES });
+      connection.init(safeState(initial));
+      return {
+        send: (action, state) => void unlessThrows(() => connection.send(safeAction(action), safeState(state))),
+        close: () => void unlessThrows(() => connection.unsubscribe?.()),
+      };
+    }) ?? null
+  );
 }
 
 /**

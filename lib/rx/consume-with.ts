@@ -24,26 +24,25 @@ export function consumeWith<T>(
 ): OperatorFunction<T, ConsumeOutcome> {
   return (source) =>
     source.pipe(
-      mergeMap((event) => {
-        let options: ConsumeOptions | undefined;
-        try {
-          options = optionsFor?.(event);
-        } catch (thrown) {
-          const kind = thrown instanceof Error ? thrown.name : typeof thrown;
-          // The thrown value is the app's own; it stays reachable as `cause` for debugging.
-          const message = `consumeWith: optionsFor threw (${kind}); nothing was consumed`;
-          return of<ConsumeOutcome>({
-            ok: false,
-            error: new BillingError('invalid_argument', message, { cause: thrown }),
-          });
-        }
-        return defer(() => billing.consume(options)).pipe(
+      mergeMap((event) =>
+        defer(() => {
+          let options: ConsumeOptions | undefined;
+          try {
+            options = optionsFor?.(event);
+          } catch (thrown) {
+            const kind = thrown instanceof Error ? thrown.name : typeof thrown;
+            // The thrown value is the app's own; it stays reachable as `cause` for debugging.
+            const message = `consumeWith: optionsFor threw (${kind}); nothing was consumed`;
+            throw new BillingError('invalid_argument', message, { cause: thrown });
+          }
+          return billing.consume(options);
+        }).pipe(
           map((result): ConsumeOutcome => ({ ok: true, result })),
           catchError((error: unknown) => {
             const known = isBillingError(error) ? error : new BillingError('network', String(error));
             return of<ConsumeOutcome>({ ok: false, error: known });
           }),
-        );
-      }),
+        ),
+      ),
     );
 }

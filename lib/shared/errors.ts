@@ -153,3 +153,12 @@ export function missingGlobal(name: 'crypto' | 'URL' | 'AbortController'): never
       : `no global ${name}`,
   );
 }
+
+/** What `make` returns, or `undefined` if it throws (a value that may not be readable, a DevTools call). */
+export function unlessThrows<T>(make: () => T): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
+}

@@ -36,17 +36,16 @@ export const integer = (min: number, max: number): Rule => [
 // typo), then the valid names.
 function checkNames(value: object, valid: string[], what: string): void {
   const unknown = Object.keys(value).filter((key) => !valid.includes(key));
-  if (unknown[0]) {
-    const hints = unknown.map((key) => {
-      // The lowest score wins; the sort is stable, so the first listed of equals.
-      const near = valid
-        .filter((name) => score(key, name) <= name.length / 2)
-        .sort((x, y) => score(key, x) - score(key, y))[0];
-      // A key is the caller's code, not data, but a pasted blob is cut short.
-      return JSON.stringify(key.slice(0, 40)) + (near ? ` (did you mean "${near}"?)` : '');
-    });
-    invalid(`unknown ${what}${unknown[1] ? 's' : ''} ${hints.join(', ')}; the ${what}s are ${valid.join(', ')}`);
-  }
+  if (!unknown[0]) return;
+  const hints = unknown.map((key) => {
+    // The lowest score wins; the sort is stable, so the first listed of equals.
+    const near = valid
+      .filter((name) => score(key, name) <= name.length / 2)
+      .sort((x, y) => score(key, x) - score(key, y))[0];
+    // A key is the caller's code, not data, but a pasted blob is cut short.
+    return JSON.stringify(key.slice(0, 40)) + (near ? ` (did you mean "${near}"?)` : '');
+  });
+  invalid(`unknown ${what}${unknown[1] ? 's' : ''} ${hints.join(', ')}; the ${what}s are ${valid.join(', ')}`);
 }
 
 /**

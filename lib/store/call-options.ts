@@ -10,25 +10,22 @@ import { isExternalId, MAX_EXTERNAL_ID_LENGTH } from '../shared/wire';
 export function callOptionsError(options: unknown, call: 'consume' | 'getUsage'): BillingError | null {
   if (typeof options !== 'object' || options === null) return null;
   const { signal, externalId } = options as Record<string, unknown>;
-  const bad = (message: string, details = {}) => new BillingError('invalid_argument', message, details);
   // Duck-typed, so a signal from another realm (an iframe) or a polyfill passes.
   const listenable = signal as Partial<AbortSignal> | undefined;
-  if (
-    signal !== undefined &&
-    !(
-      typeof listenable?.aborted === 'boolean' &&
-      typeof listenable.addEventListener === 'function' &&
-      typeof listenable.removeEventListener === 'function'
-    )
-  ) {
-    return bad(
+  const listens =
+    typeof listenable?.aborted === 'boolean' &&
+    typeof listenable.addEventListener === 'function' &&
+    typeof listenable.removeEventListener === 'function';
+  if (signal !== undefined && !listens) {
+    return new BillingError(
+      'invalid_argument',
       __DEV__ ? `${call}: signal must be an AbortSignal` : `invalid ${call} signal`,
       typeof externalId === 'string' ? { externalId } : {},
     );
   }
-  if (call === 'getUsage' || externalId === undefined) return null;
-  if (isExternalId(externalId)) return null;
-  return bad(
+  if (call === 'getUsage' || externalId === undefined || isExternalId(externalId)) return null;
+  return new BillingError(
+    'invalid_argument',
     __DEV__
       ? typeof externalId === 'string'
         ? `externalId must have 1 to ${MAX_EXTERNAL_ID_LENGTH} characters, got ${externalId.length}`

@@ -123,7 +123,7 @@ export function createStore(setup: StoreSetup): Client {
       dispatch(externalId === undefined ? free.action : { ...free.action, externalId });
       return free.promise;
     },
-    refreshCredits: () => getBalance().then(noop),
+    refreshCredits: () => getBalance().then(() => undefined),
     onChange(callback) {
       assertNotDisposed();
       if (typeof callback !== 'function') invalid(__DEV__ ? 'onChange needs a function' : 'invalid onChange', callback);
@@ -160,4 +160,3 @@ export function createStore(setup: StoreSetup): Client {
   };
   return { billing, credits: { getBalance } };
 }
-const noop = (): void => undefined;

@@ -1,20 +1,13 @@
 import { BillingError } from '../shared/errors';
 import { isAmount, isCount, isFlag } from '../shared/quota-keys';
+import type { BillingConsumeResult, QuotaFields } from '../shared/types';
 import type { Envelope } from '../shared/wire';
 
-/** `data` of the free-quota GET, decoded. */
-export interface FreeCount {
-  readonly isEnabled: boolean;
-  readonly freeRemaining: number;
-  readonly freeTotal: number;
-  readonly creditsPerUse: number;
-}
+/** `data` of the free-quota GET, decoded: the quota but its balance, which the balance GET answers. */
+export type FreeCount = Omit<QuotaFields, 'creditsBalance'>;
 
 /** `data` of a charged POST, decoded. */
-export interface ConsumeData {
-  readonly freeRemaining: number;
-  readonly isCredit: boolean;
-}
+export type ConsumeData = Pick<BillingConsumeResult, 'freeRemaining' | 'isCredit'>;
 
 type Data = Readonly<Record<string, unknown>>;
 

@@ -51,11 +51,10 @@ export function answerError(
   headers: HeaderRecord,
   maxRetryAfterMs: number,
 ): BillingError {
-  const { status } = response;
-  const get = (name: string) => response.headers.get(name);
+  const { status, headers: answered } = response;
   return new BillingError('http', __DEV__ ? answerMessage(response, where, headers) : `HTTP ${status} on ${where}`, {
     status,
-    retryAfterMs: parseRetryAfter(get('retry-after'), get('date'), maxRetryAfterMs),
+    retryAfterMs: parseRetryAfter(answered.get('retry-after'), answered.get('date'), maxRetryAfterMs),
   });
 }
 

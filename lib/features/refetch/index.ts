@@ -1,4 +1,5 @@
 import { Observable } from 'rxjs';
+import type { Effect } from '../../store/effect';
 import type { BillingFeature } from '../feature';
 import { armRefetch, checkRefetch, type RefetchOptions } from './refetch';
 
@@ -28,26 +29,21 @@ import { armRefetch, checkRefetch, type RefetchOptions } from './refetch';
  */
 export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
   const checked = checkRefetch(options);
-  return {
-    kind: 'refetch',
-    // An effect that emits nothing: armed as the client is created, disarmed on dispose.
-    install: () =>
-      checked
-        ? {
-            effects: [
-              (actions, _state$, { usage, scheduler }) =>
-                new Observable<never>(() =>
-                  armRefetch(checked, {
-                    // Both never reject: a failed fetch shows in the status.
-                    refetch: () => usage.join().then(noop, noop),
-                    refetchUsage: () => usage.join({ fresh: 'after' }).then(noop, noop),
-                    scheduler,
-                    actions,
-                  }),
-                ),
-            ],
-          }
-        : {},
-  };
+  // Nothing asked for: no effect at all.
+  return { kind: 'refetch', install: () => (checked ? { effects: [armed(checked)] } : {}) };
 }
+
+// An effect that emits nothing: armed as the client is created, disarmed on dispose. Both refetches never
+// reject: a failed fetch shows in the status.
+const armed =
+  (options: RefetchOptions): Effect =>
+  (actions, _state$, { usage, scheduler }) =>
+    new Observable<never>(() =>
+      armRefetch(options, {
+        refetch: () => usage.join().then(noop, noop),
+        refetchUsage: () => usage.join({ fresh: 'after' }).then(noop, noop),
+        scheduler,
+        actions,
+      }),
+    );
 const noop = (): void => undefined;

@@ -1,8 +1,8 @@
-import { Subscription, type SchedulerAction, type SchedulerLike, type Subscribable } from 'rxjs';
+import { Subscription, type SchedulerAction, type Subscribable } from 'rxjs';
 import { invalid } from '../../shared/errors';
 import { checkFields, integer, type Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
-import { watchSource, WHEN_RULE } from './when-source';
+import { watchSource, WHEN_RULE, type WatchOptions } from './when-source';
 
 /**
  * Options of `refetchOn()`: when to fetch usage again by itself.
@@ -80,14 +80,9 @@ export function checkRefetch(value: unknown): RefetchOptions | undefined {
  */
 export function armRefetch(
   options: RefetchOptions,
-  deps: {
-    readonly refetch: () => void;
-    readonly refetchUsage: () => Promise<void> | void;
-    readonly scheduler: SchedulerLike;
-    /** The store's facts, so that `when` keeps one wait however many values come (see watchSource). */
-    readonly actions?: Subscribable<{ readonly type: string }>;
-    readonly target?: RefetchTarget;
-  },
+  // `refetchUsage`, `scheduler` and `actions` (the store's facts, so that `when` keeps one wait however many
+  // values come) as watchSource takes them.
+  deps: Omit<WatchOptions, 'source'> & { readonly refetch: () => void; readonly target?: RefetchTarget },
 ): () => void {
   const { refetch, refetchUsage, scheduler, actions } = deps;
   const { window: win, document: doc, navigator: nav } = deps.target ?? (globalThis as RefetchTarget);
