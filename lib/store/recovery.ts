@@ -81,9 +81,8 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       const { journal } = context;
       // A journal or a lock that fails leaves nothing to replay.
       if (journal) claim = (async () => journal.pending(stop.signal))().catch(() => []);
-      const replayed =
-        context.journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, stop.signal)));
-      if (!context.consumeLock) void Promise.resolve(replayed).then(() => reports.complete());
+      const replayed = journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, stop.signal)));
+      if (!lock) void Promise.resolve(replayed).then(() => reports.complete());
       return () => {
         stop.abort();
         reports.complete();

@@ -52,7 +52,7 @@ export function pageJournal(
     keep((e) => e.owner === previous);
   }
   // In a tab's own storage, whether the page before this one is gone, probed at once: a duplicate's opener is
-  // alive now, and its entries stay its own even if it goes before the claim (made under the consume lock, later).
+  // alive now, and its entries stay its own even if it goes before the claim (made at start, store/recovery.ts).
   const previousGone = perTab ? gonePages(locks, scope, previous === null ? [] : [previous]) : null;
   // Claimed under the journal's lock, so one page replays each. `signal` is the wait's: once it aborts (the
   // client was disposed) nothing is claimed, and the lock, if not yet granted, is no longer asked for.
