@@ -11,7 +11,7 @@ export type { BillingModule, Client, CreditsModule } from './client/client-types
 export type { ClientOptions, RefetchTakesRefetchOn } from './client/options';
 export type { BillingStatus } from './shared/billing-status';
 export type { BillingEvent, BillingEventOf, BillingEventType, ConsumeOrigin } from './shared/billing-event';
-export type { ConsumeEvent } from './shared/consume-event';
+export type { ConsumeEvent } from './shared/billing-event';
 export type { BillingPreview } from './core/preview';
 export type { BillingSnapshot } from './core/snapshot';
 export type { DevtoolsConnection, DevtoolsHook, DevtoolsState } from './features/devtools-hook';

@@ -1,5 +1,6 @@
 import type { BillingError } from './errors';
-import type { ConsumeEvent } from './consume-event';
+import type { RecoveredConsume } from './feature-types';
+import type { ConsumeOutcome } from './types';
 
 /**
  * Who started a consume: the app (`consume()`), a reload replaying its journal
@@ -12,6 +13,49 @@ import type { ConsumeEvent } from './consume-event';
  * ```
  */
 export type ConsumeOrigin = 'app' | 'reload' | 'tab';
+
+/**
+ * One member of {@link BillingEvent} for each type in `Type`: the `type`, its
+ * times `at` and `wallTime`, and the `Facts` of that type, all read-only.
+ */
+type Timed<Type extends string, Facts = unknown> = Type extends string
+  ? Flat<{ type: Type; at: number; wallTime: number } & Facts>
+  : never;
+
+/**
+ * `Fields` as one object type, every field read-only: `& {}` makes editors
+ * show the member's fields rather than this alias and its intersections.
+ */
+type Flat<Fields> = { readonly [Key in keyof Fields]: Fields[Key] } & {};
+
+/**
+ * What the end of a consume (or replay) carries: its `call`, its `externalId`
+ * (`null` where none was made) and its POST's `attempts`.
+ */
+type Ended<ExternalId extends string | null = string> = { call: number; externalId: ExternalId; attempts: number };
+
+/**
+ * The events of one consume, from its start to its end, and of a replay (a
+ * consume another page left unanswered, sent again here): the `consume:*`,
+ * `lock:acquired` and `replay:*` members of {@link BillingEvent}, which says
+ * what each carries.
+ *
+ * @example
+ * ```ts
+ * const ended = (event: ConsumeEvent) => event.type !== 'consume:started' && event.type !== 'lock:acquired';
+ * ```
+ */
+export type ConsumeEvent =
+  | Timed<'consume:started', { call: number; externalId: string | null }>
+  | Timed<'lock:acquired', { call: number }>
+  | Timed<'consume:charged', Ended & { isCredit: boolean }>
+  | Timed<'consume:free', Ended<string | null>>
+  | Timed<'consume:blacklisted' | 'consume:denied', Ended>
+  | Timed<'consume:failed', Ended<string | null> & { error: BillingError; unanswered: boolean }>
+  | Timed<'consume:canceled', Ended<string | null> & { reason: 'aborted' | 'disposed'; unanswered: boolean }>
+  | Timed<'replay:started', { call: number; externalId: string; origin: 'reload' | 'tab' }>
+  | Timed<'replay:settled', Ended & { origin: 'reload' | 'tab'; outcome: ConsumeOutcome }>
+  | Timed<'consume:recovered', RecoveredConsume>;
 
 /**
  * What the client did, for logs and traces: `onEvent` and `billing.events$`
@@ -68,63 +112,27 @@ export type ConsumeOrigin = 'app' | 'reload' | 'tab';
  */
 export type BillingEvent =
   | ConsumeEvent
-  | {
-      readonly type: 'request:retry';
-      readonly at: number;
-      readonly wallTime: number;
-      /** 1 for the first retry, up to the `retries` option. */
-      readonly attempt: number;
-      readonly delayMs: number;
-      /** The request's path without the query, e.g. `/ai/v1/credit/getBalance`. */
-      readonly path: string;
-      /** The consume's id for its POST; `null` for a GET. */
-      readonly externalId: string | null;
-      /** Why: the failed attempt's error code (`http`, `network`, `timeout`). */
-      readonly code: BillingError['code'];
-      /** Its HTTP status, `null` when no answer came. */
-      readonly status: number | null;
-    }
-  | {
-      readonly type: 'request:unauthorized';
-      readonly at: number;
-      readonly wallTime: number;
-      readonly path: string;
-      readonly externalId: string | null;
-    }
-  | { readonly type: 'usage:started'; readonly at: number; readonly wallTime: number }
-  | { readonly type: 'refresh:started'; readonly at: number; readonly wallTime: number }
-  | { readonly type: 'freePeriod:started'; readonly at: number; readonly wallTime: number }
-  | { readonly type: 'freePeriod:ended'; readonly at: number; readonly wallTime: number }
-  | { readonly type: 'usage:loaded'; readonly at: number; readonly wallTime: number; readonly attempts: number }
-  | { readonly type: 'refresh:loaded'; readonly at: number; readonly wallTime: number; readonly attempts: number }
-  | {
-      readonly type: 'usage:failed';
-      readonly at: number;
-      readonly wallTime: number;
-      readonly attempts: number;
-      readonly error: BillingError;
-    }
-  | {
-      readonly type: 'refresh:failed';
-      readonly at: number;
-      readonly wallTime: number;
-      readonly attempts: number;
-      readonly error: BillingError;
-    }
-  | {
-      readonly type: 'usage:canceled';
-      readonly at: number;
-      readonly wallTime: number;
-      readonly attempts: number;
-      readonly reason: 'aborted' | 'disposed';
-    }
-  | {
-      readonly type: 'refresh:canceled';
-      readonly at: number;
-      readonly wallTime: number;
-      readonly attempts: number;
-      readonly reason: 'aborted' | 'disposed';
-    };
+  | Timed<
+      'request:retry',
+      {
+        /** 1 for the first retry, up to the `retries` option. */
+        attempt: number;
+        delayMs: number;
+        /** The request's path without the query, e.g. `/ai/v1/credit/getBalance`. */
+        path: string;
+        /** The consume's id for its POST; `null` for a GET. */
+        externalId: string | null;
+        /** Why: the failed attempt's error code (`http`, `network`, `timeout`). */
+        code: BillingError['code'];
+        /** Its HTTP status, `null` when no answer came. */
+        status: number | null;
+      }
+    >
+  | Timed<'request:unauthorized', { path: string; externalId: string | null }>
+  | Timed<'usage:started' | 'refresh:started' | 'freePeriod:started' | 'freePeriod:ended'>
+  | Timed<'usage:loaded' | 'refresh:loaded', { attempts: number }>
+  | Timed<'usage:failed' | 'refresh:failed', { attempts: number; error: BillingError }>
+  | Timed<'usage:canceled' | 'refresh:canceled', { attempts: number; reason: 'aborted' | 'disposed' }>;
 
 /**
  * The `type` of a {@link BillingEvent}.

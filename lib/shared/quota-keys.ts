@@ -28,11 +28,11 @@ export const invalidQuotaKey = (value: unknown): keyof QuotaFields | undefined =
   QUOTA_KEYS.find((key) => !QUOTA_CHECKS[key]((value as Partial<Record<string, unknown>> | null | undefined)?.[key]));
 
 /** The quota fields of `quota` and nothing else: a snapshot or a tab's message brings no keys of its own. */
-export function pickQuota(quota: QuotaFields): QuotaFields {
-  const picked: Record<string, unknown> = {};
-  for (const key of QUOTA_KEYS) picked[key] = quota[key];
-  return picked as unknown as QuotaFields;
-}
+export const pickQuota = (quota: QuotaFields): QuotaFields =>
+  Object.fromEntries(QUOTA_KEYS.map((key) => [key, quota[key]])) as unknown as QuotaFields;
+
+// A usage, or a quota alone (a tab's), or none yet.
+type Compared = (QuotaFields & { readonly inFreePeriod?: boolean }) | null;
 
 // Here rather than in core: the React bindings compare their snapshots the same way, and a
 // sub-entry reaches no deeper than shared/ (the direction rule of the layers).
@@ -40,10 +40,7 @@ export function pickQuota(quota: QuotaFields): QuotaFields {
  * Equal for `onChange` purposes: every field but the ticking `freePeriodRemaining`. Tabs compare
  * their quotas with it too, by their quota fields only.
  */
-export function sameUsage(
-  a: (QuotaFields & { readonly inFreePeriod?: boolean }) | null,
-  b: (QuotaFields & { readonly inFreePeriod?: boolean }) | null,
-): boolean {
+export function sameUsage(a: Compared, b: Compared): boolean {
   if (a === null || b === null) return a === b;
   return a.inFreePeriod === b.inFreePeriod && QUOTA_KEYS.every((key) => a[key] === b[key]);
 }

@@ -47,6 +47,13 @@ describe('billing.snapshot()', () => {
 });
 
 describe('the bootstrap option', () => {
+  it("keeps the quota fields of its usage and nothing else: no key of the snapshot's own reaches the usage", () => {
+    const usage = { ...USAGE, note: 'from the server render' };
+    const { client } = fixture({}, { bootstrap: snapshotAt(1_000_000, { usage }) });
+    expect(client.billing.getCachedUsage()).toStrictEqual({ ...USAGE, inFreePeriod: false, freePeriodRemaining: 0 });
+    expect(client.billing.snapshot()?.usage).toStrictEqual(USAGE);
+  });
+
   it('a valid one: nothing sent, the usage at once, replayed, loaded, and check() decides from it', async () => {
     const start = 1_000_000; // the virtual clock's start
     const { client, backend } = fixture({}, { bootstrap: snapshotAt(start - 5_000) });

@@ -78,4 +78,18 @@ describe('BillingEvent', () => {
     const missing: BillingEvent = { type: 'consume:charged', at: 1, ...times, call: 1, externalId: 'a', attempts: 1 };
     expect(missing.type).toBe('consume:charged');
   });
+
+  it('has one member per type, each with its own fields, all read-only', () => {
+    const denied: BillingEventOf<'consume:denied'> = {
+      type: 'consume:denied',
+      ...{ at: 1, wallTime: 1_700_000_000_001 },
+      ...{ call: 3, externalId: 'a', attempts: 1 },
+    };
+    // @ts-expect-error a denied consume was sent, so it has its id
+    const withoutId: BillingEventOf<'consume:denied'> = { ...denied, externalId: null };
+    // @ts-expect-error an event is read-only
+    denied.attempts = 2;
+    const failed: Array<BillingEventOf<'usage:failed' | 'refresh:failed'>['type']> = ['usage:failed', 'refresh:failed'];
+    expect([denied.attempts, withoutId.externalId, failed]).toEqual([2, null, ['usage:failed', 'refresh:failed']]);
+  });
 });
