@@ -22,15 +22,9 @@ export function inFreePeriod(state: BillingState, now: number): boolean {
  */
 export function decide(state: BillingState, now: number): BillingCheckResult {
   const quota = state.quota;
-  return inFreePeriod(state, now)
-    ? FREE_PERIOD
-    : quota === null
-      ? INSUFFICIENT
-      : quota.freeRemaining > 0
-        ? FREE_COUNT
-        : quota.creditsBalance >= quota.creditsPerUse
-          ? CREDITS
-          : INSUFFICIENT;
+  if (inFreePeriod(state, now)) return FREE_PERIOD;
+  if (quota && quota.freeRemaining > 0) return FREE_COUNT;
+  return quota && quota.creditsBalance >= quota.creditsPerUse ? CREDITS : INSUFFICIENT;
 }
 
 /** Whole seconds left in the free period, `ceil`, 0 when none is active. */
