@@ -8,13 +8,9 @@ import { FREE_PERIOD_MS, type BalanceLedger, type BillingState, type Quota } fro
 // charge, never below 0; nothing to show before the first usage answer.
 function withLedger(state: BillingState, ledger: BalanceLedger): BillingState {
   const quota = state.quota;
-  const creditsBalance =
-    quota &&
-    Math.max(
-      0,
-      ledger.debits.reduce((balance) => subtractAmount(balance, quota.creditsPerUse), ledger.balance ?? 0),
-    );
-  return { ...state, ledger, quota: quota && { ...quota, creditsBalance: creditsBalance as number } };
+  const price = quota?.creditsPerUse ?? 0;
+  const balance = ledger.debits.reduce((left) => subtractAmount(left, price), ledger.balance ?? 0);
+  return { ...state, ledger, quota: quota && { ...quota, creditsBalance: Math.max(0, balance) } };
 }
 
 // The same, or the same state when the ledger did not change.
@@ -23,11 +19,9 @@ const updateLedger = (state: BillingState, ledger: BalanceLedger) =>
 
 // A free count from a charge or a refusal, applied if no newer answer set it.
 function withFree(state: BillingState, seq: number, freeRemaining: number): BillingState {
-  const quota = state.quota;
   if (seq < state.freeSeq) return state;
-  return quota === null
-    ? { ...state, freeSeq: seq, earlyFree: freeRemaining }
-    : { ...state, freeSeq: seq, quota: { ...quota, freeRemaining } };
+  const quota = state.quota && { ...state.quota, freeRemaining };
+  return { ...state, freeSeq: seq, quota, earlyFree: quota ? state.earlyFree : freeRemaining };
 }
 
 // A usage answer (both GETs): each field group applied unless a newer answer already set it.
