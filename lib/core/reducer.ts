@@ -19,9 +19,11 @@ const updateLedger = (state: BillingState, ledger: BalanceLedger) =>
 
 // A free count from a charge or a refusal, applied if no newer answer set it.
 function withFree(state: BillingState, seq: number, freeRemaining: number): BillingState {
+  const quota = state.quota;
   if (seq < state.freeSeq) return state;
-  const quota = state.quota && { ...state.quota, freeRemaining };
-  return { ...state, freeSeq: seq, quota, earlyFree: quota ? state.earlyFree : freeRemaining };
+  return quota === null
+    ? { ...state, freeSeq: seq, earlyFree: freeRemaining }
+    : { ...state, freeSeq: seq, quota: { ...quota, freeRemaining } };
 }
 
 // A usage answer (both GETs): each field group applied unless a newer answer already set it.
