@@ -30,7 +30,6 @@ export function decide(state: BillingState, now: number): BillingCheckResult {
 /** Whole seconds left in the free period, `ceil`, 0 when none is active. */
 export function freePeriodSeconds(state: BillingState, now: number): number {
   // The clamp keeps the figure within 0..30 whatever the clock did.
-  return inFreePeriod(state, now)
-    ? Math.ceil(Math.min((state.freePeriodEnd as number) - now, FREE_PERIOD_MS) / 1000)
-    : 0;
+  if (!inFreePeriod(state, now)) return 0;
+  return Math.ceil(Math.min((state.freePeriodEnd as number) - now, FREE_PERIOD_MS) / 1000);
 }
