@@ -97,6 +97,7 @@ export interface OtelTracing {
  */
 export function otelTracing(options: OtelTracingOptions = {}): OtelTracing {
   const { tracer = trace.getTracer('unified-billing'), recordIds = false } = options;
+  // Each span runs from its start event to its end event, at the events' wall time.
   // The consumes and replays open, by their `call`, each with the id it is known by once it has one.
   const consumes = new Map<number, { readonly span: Span; externalId: string | null; readonly replayed: boolean }>();
   const fetches: Record<string, Span[]> = { usage: [], refresh: [] };
