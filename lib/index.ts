@@ -7,7 +7,7 @@ export { reloadSafe } from './features/persist';
 export { refetchOn } from './features/refetch';
 export { billingEvents, type BillingEventsOptions } from './features/events';
 export type { BillingFeature, FeatureKind, FeatureSetup } from './features/feature';
-export type { BillingModule, Client, CreditsModule } from './client/client-types';
+export type { BillingModule, Client, CreditsModule } from './store/billing-module';
 export type { ClientOptions, RefetchTakesRefetchOn } from './client/options';
 export type { BillingStatus } from './shared/billing-status';
 export type { BillingEvent, BillingEventOf, BillingEventType, ConsumeOrigin } from './shared/billing-event';

@@ -1,5 +1,5 @@
 import { createClient } from '../../lib/client/create-client';
-import type { Client } from '../../lib/client/client-types';
+import type { Client } from '../../lib/store/billing-module';
 import { retainedPerObject } from '../harness/alloc';
 import { appOptions } from './app-options';
 

@@ -1,5 +1,5 @@
 import { createClient } from '../../lib/client/create-client';
-import type { Client } from '../../lib/client/client-types';
+import type { Client } from '../../lib/store/billing-module';
 import { UserBackend } from '../../spec/helpers/client-fixture';
 import { VirtualClock } from '../../spec/helpers/virtual-clock';
 import { bytesPerAsyncCall } from '../harness/alloc';

@@ -2,7 +2,7 @@ import { Subject, lastValueFrom, take, toArray } from 'rxjs';
 import { createClient } from '../../lib/client/create-client';
 import { consumeWith } from '../../lib/index';
 import { startReferenceBackend } from '../../lib/testing';
-import type { Client } from '../../lib/client/client-types';
+import type { Client } from '../../lib/store/billing-module';
 import { VirtualClock } from '../../spec/helpers/virtual-clock';
 import { minimumRequests, spreadTimes, type QuotaModel, type Script } from './minimum';
 

@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import type { Client } from './client-types';
+import type { Client } from '../store/billing-module';
 import { createStore } from '../store/create-store';
 import type { BillingFeature, FeatureSetup } from '../features/feature';
 import { firstHook, type StoreHooks } from '../store/hooks';
@@ -43,13 +43,12 @@ const wallClock = (scheduler: SchedulerLike): (() => number) =>
  * ```
  */
 export function createClient(options: ClientOptions): Client {
-  const resolved = resolveOptions(options);
-  const { scope, scheduler, timeoutMs, retries } = resolved;
+  const { baseUrl, scope, scheduler, timeoutMs, retries, refetch, bootstrap } = resolveOptions(options);
   const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, events } = options;
   const wallNow = wallClock(scheduler);
   // Made when a feature first reads it (tabSync, reloadSafe): a client without them makes none.
   let pageId: string | undefined;
-  const hooks = install([devtools, storage, sync, resolved.refetch, events], {
+  const hooks = install([devtools, storage, sync, refetch, events], {
     scope,
     scheduler,
     timeoutMs,
@@ -60,7 +59,7 @@ export function createClient(options: ClientOptions): Client {
   });
   const api = createBillingApi(
     {
-      baseUrl: resolved.baseUrl,
+      baseUrl,
       headers,
       fetch: fetch ?? defaultFetch,
       scheduler,
@@ -73,5 +72,5 @@ export function createClient(options: ClientOptions): Client {
     appKey,
   );
   // The store's `billing` and `credits` are the client's, as they are.
-  return createStore({ api, scheduler, wallNow, newId: randomId, hooks, bootstrap: resolved.bootstrap });
+  return createStore({ api, scheduler, wallNow, newId: randomId, hooks, bootstrap });
 }

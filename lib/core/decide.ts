@@ -22,21 +22,14 @@ export function inFreePeriod(state: BillingState, now: number): boolean {
  */
 export function decide(state: BillingState, now: number): BillingCheckResult {
   const quota = state.quota;
-  return inFreePeriod(state, now)
-    ? FREE_PERIOD
-    : quota === null
-      ? INSUFFICIENT
-      : quota.freeRemaining > 0
-        ? FREE_COUNT
-        : quota.creditsBalance >= quota.creditsPerUse
-          ? CREDITS
-          : INSUFFICIENT;
+  if (inFreePeriod(state, now)) return FREE_PERIOD;
+  if (quota && quota.freeRemaining > 0) return FREE_COUNT;
+  return quota && quota.creditsBalance >= quota.creditsPerUse ? CREDITS : INSUFFICIENT;
 }
 
 /** Whole seconds left in the free period, `ceil`, 0 when none is active. */
 export function freePeriodSeconds(state: BillingState, now: number): number {
   // The clamp keeps the figure within 0..30 whatever the clock did.
-  return inFreePeriod(state, now)
-    ? Math.ceil(Math.min((state.freePeriodEnd as number) - now, FREE_PERIOD_MS) / 1000)
-    : 0;
+  if (!inFreePeriod(state, now)) return 0;
+  return Math.ceil(Math.min((state.freePeriodEnd as number) - now, FREE_PERIOD_MS) / 1000);
 }

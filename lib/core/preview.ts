@@ -37,13 +37,13 @@ export interface BillingPreview {
  * of the two, so 0.3 − 0.1 is 0.2.
  */
 export function preview(state: BillingState, now: number): BillingPreview {
-  const { canProceed, reason } = decide(state, now);
+  const verdict = decide(state, now);
+  const { reason } = verdict;
   const quota = state.quota;
   // A credit use's price is known once the quota is; a free use costs nothing either way.
   const cost = reason === 'credits' || reason === 'insufficient' ? (quota?.creditsPerUse ?? null) : 0;
   return Object.freeze({
-    canProceed,
-    reason,
+    ...verdict,
     cost,
     freeAfter: quota && quota.freeRemaining - (reason === 'free_count' ? 1 : 0),
     balanceAfter: quota && subtractAmount(quota.creditsBalance, reason === 'credits' ? quota.creditsPerUse : 0),

@@ -8,13 +8,9 @@ import { FREE_PERIOD_MS, type BalanceLedger, type BillingState, type Quota } fro
 // charge, never below 0; nothing to show before the first usage answer.
 function withLedger(state: BillingState, ledger: BalanceLedger): BillingState {
   const quota = state.quota;
-  const creditsBalance =
-    quota &&
-    Math.max(
-      0,
-      ledger.debits.reduce((balance) => subtractAmount(balance, quota.creditsPerUse), ledger.balance ?? 0),
-    );
-  return { ...state, ledger, quota: quota && { ...quota, creditsBalance: creditsBalance as number } };
+  const price = quota?.creditsPerUse ?? 0;
+  const balance = ledger.debits.reduce((left) => subtractAmount(left, price), ledger.balance ?? 0);
+  return { ...state, ledger, quota: quota && { ...quota, creditsBalance: Math.max(0, balance) } };
 }
 
 // The same, or the same state when the ledger did not change.

@@ -1,5 +1,6 @@
 import type { BillingAction } from './actions';
 import { FREE_PERIOD_MS, type BillingState } from './state';
+import { inFreePeriod } from './decide';
 import { invalid } from '../shared/errors';
 import { invalidQuotaKey, isCount, pickQuota } from '../shared/quota-keys';
 import type { QuotaFields } from '../shared/types';
@@ -31,8 +32,8 @@ export interface BillingSnapshot {
 const toWall = (at: number, now: number, wall: number) => Math.round(wall + at - now);
 
 /** The end of the free period on the wall clock, `null` when none is active. */
-export const freePeriodEndsAt = ({ freePeriodEnd }: BillingState, now: number, wall: number): number | null =>
-  freePeriodEnd !== null && freePeriodEnd > now ? toWall(freePeriodEnd, now, wall) : null;
+export const freePeriodEndsAt = (state: BillingState, now: number, wall: number): number | null =>
+  inFreePeriod(state, now) ? toWall(state.freePeriodEnd as number, now, wall) : null;
 
 /** The snapshot of `state` (`null` before the first answer); `now` on the scheduler, `wall` on the wall clock. */
 export function toSnapshot(state: BillingState, now: number, wall: number): BillingSnapshot | null {

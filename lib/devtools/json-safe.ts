@@ -3,7 +3,6 @@
 // could hide, so only a few enum-like fields keep theirs (an error's `code`, never its
 // message); numbers, booleans and null pass, and objects are rebuilt the same way.
 import type { DevtoolsState } from '../features/devtools-hook';
-import { QUOTA_KEYS } from '../shared/quota-keys';
 
 /** What the DevTools receive: plain JSON. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -43,12 +42,11 @@ function pick<T extends object>(input: T, keys: ReadonlyArray<keyof T & string>)
   return record(Object.fromEntries(keys.map((key) => [key, input[key]])), 0);
 }
 
-const USAGE_KEYS = [...QUOTA_KEYS, 'inFreePeriod', 'freePeriodRemaining'] as const;
-
 /** The state as the DevTools show it: usage fields, the status (its error as a code), the free period's end. */
 export function safeState({ usage, status, freePeriodEndsAt }: DevtoolsState): { [key: string]: Json } {
   return {
-    usage: usage === null ? null : pick(usage, USAGE_KEYS),
+    // Numbers and flags only, each kept or dropped as `record` does.
+    usage: usage && record(usage, 0),
     status: {
       ...pick(status, ['loaded', 'loading', 'fetchedAt', 'pending']),
       // An error's identity without its message (which quotes what the backend said).

@@ -4,7 +4,7 @@ import { reloadSafe } from '../../lib/features/persist';
 import { tabSync } from '../../lib/features/sync';
 import { ReferenceState } from '../../lib/testing/backend/reference-state';
 import { REFERENCE_PATHS as P } from '../../lib/testing';
-import type { Client } from '../../lib/client/client-types';
+import type { Client } from '../../lib/store/billing-module';
 import type { RecoveredConsume } from '../../lib/shared/feature-types';
 import { VirtualClock } from '../helpers/virtual-clock';
 import { MemoryStorage } from '../helpers/memory-storage';

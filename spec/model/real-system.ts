@@ -1,7 +1,7 @@
 import crossFetch from 'cross-fetch';
 import { createClient } from '../../lib/client/create-client';
 import { startReferenceBackend, type ReferenceBackend } from '../../lib/testing';
-import type { Client } from '../../lib/client/client-types';
+import type { Client } from '../../lib/store/billing-module';
 import type { FetchLike } from '../../lib/shared/types';
 import { drive, trackingFetch } from '../helpers/drive';
 import { VirtualClock } from '../helpers/virtual-clock';

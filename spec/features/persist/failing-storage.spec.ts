@@ -1,7 +1,7 @@
 import { firstValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../../lib/client/create-client';
 import { reloadSafe } from '../../../lib/features/persist';
-import type { Client } from '../../../lib/client/client-types';
+import type { Client } from '../../../lib/store/billing-module';
 import { BASE_URL, UserBackend } from '../../helpers/client-fixture';
 import { VirtualClock } from '../../helpers/virtual-clock';
 import { MemoryStorage, quotaError } from '../../helpers/memory-storage';

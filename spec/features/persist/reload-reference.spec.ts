@@ -2,7 +2,7 @@ import { firstValueFrom, toArray } from 'rxjs';
 import { createClient } from '../../../lib/client/create-client';
 import { reloadSafe } from '../../../lib/features/persist';
 import { startReferenceBackend, type ReferenceBackend } from '../../../lib/testing';
-import type { Client } from '../../../lib/client/client-types';
+import type { Client } from '../../../lib/store/billing-module';
 import { FakeLocks } from '../../helpers/fake-locks';
 import { MemoryStorage } from '../../helpers/memory-storage';
 import { VirtualClock } from '../../helpers/virtual-clock';
