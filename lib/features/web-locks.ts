@@ -40,18 +40,13 @@ export function holdLock(
     withdraw.abort();
     held.resolve();
   };
-  try {
-    locks
-      .request(name, { signal: withdraw.signal }, () => {
-        if (withdraw.signal.aborted) return Promise.resolve();
-        onHeld?.();
-        return held.promise;
-      })
-      .catch(() => withdraw.signal.aborted || onRefused?.());
-  } catch {
-    // A lock manager that throws instead of rejecting: nothing is held.
-    onRefused?.();
-  }
+  // Asked from an async function, so a lock manager that throws instead of rejecting is refused alike.
+  void (async () =>
+    locks.request(name, { signal: withdraw.signal }, () => {
+      if (withdraw.signal.aborted) return Promise.resolve();
+      onHeld?.();
+      return held.promise;
+    }))().catch(() => withdraw.signal.aborted || onRefused?.());
   return release;
 }
 
@@ -86,13 +81,10 @@ export const recoveryHooks = (
  * needs no signal (and the platform refuses one with `ifAvailable`).
  */
 export function lockFree(locks: LocksLike, name: string): Promise<boolean> {
-  try {
-    return locks
-      .request(name, { ifAvailable: true, mode: 'shared' }, (lock) => Promise.resolve(lock !== null))
-      .catch(() => false);
-  } catch {
-    return Promise.resolve(false);
-  }
+  // A lock manager that throws (as one that rejects) tells nothing: the lock counts as held.
+  const probe = async () =>
+    locks.request(name, { ifAvailable: true, mode: 'shared' }, (lock) => Promise.resolve(lock !== null));
+  return probe().catch(() => false);
 }
 
 /** Which of `pages` are gone: those whose page lock is free, each probed once. */
