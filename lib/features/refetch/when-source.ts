@@ -1,4 +1,4 @@
-import { Observable, type SchedulerLike, type Subscribable, type Unsubscribable } from 'rxjs';
+import { Observable, Subscription, type SchedulerLike, type Subscribable } from 'rxjs';
 import type { Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
 
@@ -35,8 +35,8 @@ export function watchSource({ source, refetchUsage, scheduler, actions }: WatchO
   // Through an Observable each subscription ends once: a throw on subscribe is its error, and a second
   // error, or a value after the end or after the teardown, is not heard.
   const source$ = new Observable<unknown>((subscriber) => source.subscribe(subscriber));
-  let subscription: Unsubscribable | undefined;
-  let timer: Unsubscribable | undefined;
+  // The source's subscription, the wait before the next one, and the store's facts: each leaves it as it ends.
+  const teardown = new Subscription();
   let wait = FIRST_MS;
   let warned = false;
   // One wait at a time, however many values come while a fetch is held: a refetch whose fetch has not gone
@@ -45,10 +45,9 @@ export function watchSource({ source, refetchUsage, scheduler, actions }: WatchO
   let pending = false;
   let unsent = false;
   let again = false;
-  let closed = false;
-  const started = actions?.subscribe({ next: ({ type }) => type === 'usage/started' && (unsent = false) });
+  teardown.add(actions?.subscribe({ next: ({ type }) => type === 'usage/started' && (unsent = false) }));
   const nudge = (): void => {
-    if (closed) return;
+    if (teardown.closed) return;
     if (pending) {
       again ||= !unsent;
       return;
@@ -62,16 +61,15 @@ export function watchSource({ source, refetchUsage, scheduler, actions }: WatchO
     });
   };
 
-  const subscribe = (): void => {
-    subscription = source$.subscribe({
-      next: () => {
-        wait = FIRST_MS;
-        nudge();
-      },
-      error: (error: unknown) => end(error),
-      complete: () => end(undefined, true),
-    });
+  const listener = {
+    next: () => {
+      wait = FIRST_MS;
+      nudge();
+    },
+    error: (error: unknown) => end(error),
+    complete: () => end(undefined, true),
   };
+  const subscribe = (): void => void teardown.add(source$.subscribe(listener));
   const end = (error: unknown, completed?: boolean): void => {
     if (__DEV__ && !warned) {
       warned = true;
@@ -82,18 +80,15 @@ export function watchSource({ source, refetchUsage, scheduler, actions }: WatchO
           `subscribing again in ${wait / 1000} s, then refetching (waits double up to 30 s; warned once per client)`,
       );
     }
-    timer = inBackground(scheduler).schedule(() => {
-      subscribe();
-      nudge();
-    }, wait);
+    teardown.add(
+      inBackground(scheduler).schedule(() => {
+        subscribe();
+        nudge();
+      }, wait),
+    );
     wait = Math.min(wait * 2, LAST_MS);
   };
 
   subscribe();
-  return () => {
-    closed = true;
-    timer?.unsubscribe();
-    subscription?.unsubscribe();
-    started?.unsubscribe();
-  };
+  return () => teardown.unsubscribe();
 }
