@@ -40,25 +40,16 @@ export function watchSource({ source, refetchUsage, scheduler, actions }: WatchO
   let wait = FIRST_MS;
   let warned = false;
   // One wait at a time, however many values come while a fetch is held: a refetch whose fetch has not gone
-  // out yet (`unsent`) answers every value until it does; a value after that asks for one more refetch once
-  // this one settles. Without the store's facts, every value while one is pending asks for one more.
-  let pending = false;
+  // out yet (`unsent`: the store's `usage/started` says it went, its settling says it never will) answers
+  // every value until it does; a value after that asks for one more, which the store queues behind it.
+  // Without the store's facts, each value asks (the store's queue still makes a burst one fetch).
   let unsent = false;
-  let again = false;
-  teardown.add(actions?.subscribe({ next: ({ type }) => type === 'usage/started' && (unsent = false) }));
+  const sent = () => (unsent = false);
+  teardown.add(actions?.subscribe({ next: ({ type }) => type === 'usage/started' && sent() }));
   const nudge = (): void => {
-    if (teardown.closed) return;
-    if (pending) {
-      again ||= !unsent;
-      return;
-    }
-    pending = true;
+    if (teardown.closed || unsent) return;
     unsent = !!actions;
-    again = false;
-    void Promise.resolve(refetchUsage()).then(() => {
-      pending = false;
-      if (again) nudge();
-    });
+    void Promise.resolve(refetchUsage()).then(sent);
   };
 
   const listener = {
