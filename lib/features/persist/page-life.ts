@@ -1,3 +1,5 @@
+import { unlessThrows } from '../../shared/errors';
+
 // What the page tells of its own life, read from the platform where it exists (nothing in Node):
 // how this document was reached, and when it is hidden or shown again (`pagehide`, `pageshow`).
 
@@ -8,15 +10,12 @@
  * as the time since the old one's last word. A tab the browser discarded to save memory, then
  * reloaded, is not: its last page was frozen, not hidden.
  */
-export function isReload(): boolean {
-  try {
+export const isReload = (): boolean =>
+  unlessThrows(() => {
     if ((globalThis as { document?: { wasDiscarded?: unknown } }).document?.wasDiscarded === true) return false;
     const [navigation] = performance.getEntriesByType?.('navigation') ?? [];
     return (navigation as { type?: unknown } | undefined)?.type === 'reload';
-  } catch {
-    return false;
-  }
-}
+  }) === true;
 
 /**
  * Calls `hidden(true)` at `pagehide` and `hidden(false)` at `pageshow` (a page back from the
