@@ -2,6 +2,7 @@ import { Subscription, type SchedulerAction, type Subscribable } from 'rxjs';
 import { invalid } from '../../shared/errors';
 import { checkFields, integer, type Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
+import { listen, type Listenable } from '../page-life';
 import { watchSource, WHEN_RULE, type WatchOptions } from './when-source';
 
 /**
@@ -30,8 +31,6 @@ export interface RefetchOptions {
    */
   readonly when?: Subscribable<unknown>;
 }
-
-type Listenable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 
 /**
  * The part of the browser refetch listens to: the globals by default (none in Node).
@@ -98,13 +97,6 @@ export function armRefetch(
     last = now;
     refetch();
   };
-  // Nothing to listen to where a target has no events: none in Node, and React Native's `window` is
-  // globalThis without addEventListener.
-  const listen = (on: Listenable | undefined, type: string, listener: () => void): void => {
-    if (typeof on?.addEventListener !== 'function') return;
-    on.addEventListener(type, listener);
-    teardown.add(() => on.removeEventListener(type, listener));
-  };
   if (__DEV__ && (options.focus || options.online) && win && typeof win.addEventListener !== 'function') {
     console.warn(
       'unified-billing: refetchOn({ focus, online }) does nothing here: this window has no events (React Native). ' +
@@ -112,11 +104,12 @@ export function armRefetch(
     );
   }
 
+  // Nothing to listen to where a target has no events (listen's `undefined`).
   if (options.focus) {
-    listen(win, 'focus', onSignal);
-    listen(doc, 'visibilitychange', () => doc?.visibilityState === 'visible' && onSignal());
+    teardown.add(listen(win, 'focus', onSignal));
+    teardown.add(listen(doc, 'visibilitychange', () => doc?.visibilityState === 'visible' && onSignal()));
   }
-  if (options.online) listen(win, 'online', onSignal);
+  if (options.online) teardown.add(listen(win, 'online', onSignal));
   const every = options.intervalMs;
   if (every) {
     const tick = function (this: SchedulerAction<undefined>): void {
