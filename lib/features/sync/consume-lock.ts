@@ -24,8 +24,8 @@ export function consumeLock(
       async (waitEnded): Promise<HeldLock> => {
         const { release, granted } = holdLock(locks, name);
         waitEnded.addEventListener('abort', release, { once: true });
-        if (!(await granted)) return { release: () => undefined, orphans: [] };
-        return { release, orphans: await findOrphans(waitEnded).catch(() => []) };
+        // Refused: nothing is held, and the consume bills as without Web Locks.
+        return { release, orphans: (await granted) ? await findOrphans(waitEnded).catch(() => []) : [] };
       },
       {
         scheduler,
