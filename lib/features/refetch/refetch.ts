@@ -70,20 +70,20 @@ export function checkRefetch(value: unknown): RefetchOptions | undefined {
 
 /**
  * Arms the refetches `options` ask for and returns the teardown, which removes
- * every listener and timer and unsubscribes `when`. `refetch` must not throw:
- * it goes through `getUsage()`'s in-flight sharing and swallows its rejection
- * (a throw would end the interval, as any throwing scheduler work does).
- * `refetchUsage` (for `when`) must not throw either: it is the store's refetchUsage, the one
- * a tab's change message uses, so a push joins a fetch sent after it or
- * queues one.
+ * every listener and timer and unsubscribes `when`. Focus, online and the
+ * interval join the newest usage fetch, as `getUsage()` does; `when` joins one
+ * sent after the value, as a tab's change message does.
  */
 export function armRefetch(
   options: RefetchOptions,
-  // `refetchUsage`, `scheduler` and `actions` (the store's facts, so that `when` keeps one wait however many
-  // values come) as watchSource takes them.
-  deps: Omit<WatchOptions, 'source'> & { readonly refetch: () => void; readonly target?: RefetchTarget },
+  // The store's `usage`, `scheduler` and `actions` (the store's facts, so that `when` keeps one wait however
+  // many values come) as watchSource takes them.
+  deps: Omit<WatchOptions, 'source'> & { readonly target?: RefetchTarget },
 ): () => void {
-  const { refetch, refetchUsage, scheduler, actions } = deps;
+  const { usage, scheduler } = deps;
+  // Never rejects (a throw would end the interval, as any throwing scheduler work does): a failed fetch
+  // shows in the status.
+  const refetch = () => void usage.join().catch(() => undefined);
   const { window: win, document: doc, navigator: nav } = deps.target ?? (globalThis as RefetchTarget);
   const teardown = new Subscription();
   let last = -Infinity;
@@ -119,6 +119,6 @@ export function armRefetch(
     teardown.add(inBackground(scheduler).schedule(tick, every));
   }
   // Not throttled: the refetch's own sharing bounds a burst to one fetch beyond the one in flight.
-  if (options.when) teardown.add(watchSource({ source: options.when, refetchUsage, scheduler, actions }));
+  if (options.when) teardown.add(watchSource({ ...deps, source: options.when }));
   return () => teardown.unsubscribe();
 }

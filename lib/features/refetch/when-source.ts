@@ -1,6 +1,7 @@
 import { Observable, Subscription, type SchedulerLike, type Subscribable } from 'rxjs';
 import type { Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
+import type { EffectDeps } from '../../store/effect';
 
 // The wait before subscribing again to a source that ended: 1 s, doubled each time, at most 30 s.
 const FIRST_MS = 1_000;
@@ -15,8 +16,11 @@ export const WHEN_RULE: Rule = [
 /** What {@link watchSource} watches, and what it calls. */
 export interface WatchOptions {
   readonly source: Subscribable<unknown>;
-  /** The store's refetch: settles (never rejects) once the fetch that answers it is applied. */
-  readonly refetchUsage: () => Promise<void> | void;
+  /**
+   * The store's usage fetches: `join()` the newest, `join({ fresh: 'after' })` one sent after the call (a
+   * tab's change message's refetch), each settling once the fetch that answers it is applied.
+   */
+  readonly usage: Pick<EffectDeps['usage'], 'join'>;
   readonly scheduler: SchedulerLike;
   /** The store's facts: `usage/started` says the fetch a pending refetch joined has gone out. */
   readonly actions?: Subscribable<{ readonly type: string }>;
@@ -31,7 +35,7 @@ export interface WatchOptions {
  * error's class (never its text, which may quote a URL with a token).
  * Returns the teardown, which unsubscribes and cancels the wait.
  */
-export function watchSource({ source, refetchUsage, scheduler, actions }: WatchOptions): () => void {
+export function watchSource({ source, usage, scheduler, actions }: WatchOptions): () => void {
   // Through an Observable each subscription ends once: a throw on subscribe is its error, and a second
   // error, or a value after the end or after the teardown, is not heard.
   const source$ = new Observable<unknown>((subscriber) => source.subscribe(subscriber));
@@ -49,7 +53,8 @@ export function watchSource({ source, refetchUsage, scheduler, actions }: WatchO
   const nudge = (): void => {
     if (teardown.closed || unsent) return;
     unsent = !!actions;
-    void Promise.resolve(refetchUsage()).then(sent);
+    // A failed fetch shows in the status.
+    void usage.join({ fresh: 'after' }).then(sent, sent);
   };
 
   const listener = {
