@@ -90,9 +90,8 @@ export function devtoolsEffect(
       const connection = open(stateOf(state$.value));
       if (connection === null) return undefined;
       const subscription = action$.subscribe((action) => connection.send(action, stateOf(state$.value)));
-      return () => {
-        subscription.unsubscribe();
-        connection.close();
-      };
+      // Closed once nothing more is sent: after the actions' subscription ends.
+      subscription.add(() => connection.close());
+      return subscription;
     });
 }

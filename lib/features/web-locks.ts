@@ -21,38 +21,31 @@ export function locksOf(given: LocksLike | null | undefined, factory: string): L
 }
 
 /**
- * Holds the exclusive lock `name` until the function returned is called. The
- * request is made before this returns, so a lock manager that grants in order
- * counts it ahead of anything asked later. `onHeld` runs once it is granted.
- * Releasing withdraws a request not yet granted, and a grant that still
- * arrives after the release is let go at once: a disposed client leaves
- * nothing held or asked for. `onRefused` runs if the lock manager throws or
- * rejects the request other than for a withdrawal: nothing will be held.
+ * Holds the exclusive lock `name` until `release` is called. The request is
+ * made before this returns, so a lock manager that grants in order counts it
+ * ahead of anything asked later. `granted` resolves with `true` once it is
+ * granted, with `false` if the lock manager throws or rejects the request
+ * other than for a withdrawal (nothing will be held). Releasing withdraws a
+ * request not yet granted (`granted` then never settles), and a grant that
+ * still arrives after the release is let go at once: a disposed client leaves
+ * nothing held or asked for.
  */
-export function holdLock(
-  locks: LocksLike,
-  name: string,
-  { onHeld, onRefused }: { onHeld?: () => void; onRefused?: () => void } = {},
-): () => void {
+export function holdLock(locks: LocksLike, name: string): { release: () => void; granted: Promise<boolean> } {
   const withdraw = new AbortController();
   const held = deferred();
+  const granted = deferred<boolean>();
   const release = () => {
     withdraw.abort();
     held.resolve();
   };
-  try {
-    locks
-      .request(name, { signal: withdraw.signal }, () => {
-        if (withdraw.signal.aborted) return Promise.resolve();
-        onHeld?.();
-        return held.promise;
-      })
-      .catch(() => withdraw.signal.aborted || onRefused?.());
-  } catch {
-    // A lock manager that throws instead of rejecting: nothing is held.
-    onRefused?.();
-  }
-  return release;
+  // Asked from an async function, so a lock manager that throws instead of rejecting is refused alike.
+  void (async () =>
+    locks.request(name, { signal: withdraw.signal }, () => {
+      if (withdraw.signal.aborted) return Promise.resolve();
+      granted.resolve(true);
+      return held.promise;
+    }))().catch(() => withdraw.signal.aborted || granted.resolve(false));
+  return { release, granted: granted.promise };
 }
 
 /** The lock a page holds for its client's life (the store holds it once): free means that page is gone. */
@@ -70,11 +63,11 @@ export const recoveryHooks = (
   { scope, pageId }: Pick<FeatureSetup, 'scope' | 'pageId'>,
 ): StoreHooks => ({
   recovery,
-  holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)),
+  holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)).release,
   // Asked under the lock that serializes the replays (the consume lock, or the journal's): a page that
   // reported has asked for its mark before letting that lock go, so the next holder finds it held.
   reportMarks: {
-    hold: (externalId) => holdLock(locks, reportedLockName(scope, externalId)),
+    hold: (externalId) => holdLock(locks, reportedLockName(scope, externalId)).release,
     held: async (externalId) => !(await lockFree(locks, reportedLockName(scope, externalId))),
   },
 });
@@ -86,13 +79,10 @@ export const recoveryHooks = (
  * needs no signal (and the platform refuses one with `ifAvailable`).
  */
 export function lockFree(locks: LocksLike, name: string): Promise<boolean> {
-  try {
-    return locks
-      .request(name, { ifAvailable: true, mode: 'shared' }, (lock) => Promise.resolve(lock !== null))
-      .catch(() => false);
-  } catch {
-    return Promise.resolve(false);
-  }
+  // A lock manager that throws (as one that rejects) tells nothing: the lock counts as held.
+  const probe = async () =>
+    locks.request(name, { ifAvailable: true, mode: 'shared' }, (lock) => Promise.resolve(lock !== null));
+  return probe().catch(() => false);
 }
 
 /** Which of `pages` are gone: those whose page lock is free, each probed once. */

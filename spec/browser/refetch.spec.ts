@@ -44,7 +44,7 @@ afterEach(() => context.close());
 /** Arms refetch in the page with `options`; each refetch is recorded in `window.calls`. */
 function arm(options: object): Promise<void> {
   return page.evaluate((given) => {
-    type Arm = (options: unknown, deps: { refetch: () => void; scheduler: unknown }) => () => void;
+    type Arm = (options: unknown, deps: { usage: { join: () => Promise<void> }; scheduler: unknown }) => () => void;
     const w = window as unknown as {
       refetchModule: { armRefetch: Arm; monotonicScheduler: unknown };
       calls: number[];
@@ -52,7 +52,8 @@ function arm(options: object): Promise<void> {
     };
     const { armRefetch, monotonicScheduler } = w.refetchModule;
     w.calls = [];
-    w.disarm = armRefetch(given, { refetch: () => w.calls.push(performance.now()), scheduler: monotonicScheduler });
+    const join = async () => void w.calls.push(performance.now());
+    w.disarm = armRefetch(given, { usage: { join }, scheduler: monotonicScheduler });
   }, options);
 }
 const calls = (): Promise<number> => page.evaluate(() => (window as unknown as { calls: number[] }).calls.length);

@@ -61,9 +61,8 @@ export function pageJournal(
       const others = () => read().flatMap((e) => (e.owner === pageId ? [] : [e.owner]));
       const gone = (await previousGone) ?? (await gonePages(locks, scope, others()));
       if (signal.aborted) return [];
-      const entries = read();
       // In a tab's own storage, what a live page left is a duplicated tab's: that tab's to finish.
-      const kept = perTab ? entries.filter((e) => e.owner === pageId || gone.has(e.owner)) : entries;
+      const kept = read().filter((e) => !perTab || e.owner === pageId || gone.has(e.owner));
       const mine = kept.filter((e) => e.owner !== pageId && gone.has(e.owner));
       write(kept.map((e) => (mine.includes(e) ? { ...e, owner: pageId } : e)));
       return [...new Set(mine.map((e) => e.id))];

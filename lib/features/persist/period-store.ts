@@ -3,7 +3,7 @@ import { FREE_PERIOD_MS } from '../../core/state';
 import type { Effect } from '../../store/effect';
 import { inBackground } from '../../shared/scheduler';
 import type { FeatureSetup } from '../feature';
-import { isReload, onPageHidden } from './page-life';
+import { isReload, listen } from '../page-life';
 import type { SafeStorage } from './safe-storage';
 
 const BEAT_MS = 1_000;
@@ -101,13 +101,15 @@ export function periodStore(storage: SafeStorage, key: string, setup: FeatureSet
         const end = state$.value.freePeriodEnd;
         if (action.type === 'consume/charged' && end !== null) run(end - scheduler.now());
       });
-      const stopListening = onPageHidden((isHidden) => {
+      // At `pagehide`, and at `pageshow` (a page back from the back/forward cache).
+      const pageHidden = (isHidden: boolean) => () => {
         hidden = isHidden;
         save();
-      });
+      };
+      subscription.add(listen(globalThis, 'pagehide', pageHidden(true)));
+      subscription.add(listen(globalThis, 'pageshow', pageHidden(false)));
       return () => {
         subscription.unsubscribe();
-        stopListening();
         beat?.unsubscribe();
         // The last word: the time left now, on this page's clock (a later client of this document
         // dates it exactly); written going away if the page was hidden first.

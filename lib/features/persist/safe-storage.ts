@@ -1,3 +1,4 @@
+import { unlessThrows } from '../../shared/errors';
 import type { StorageLike } from '../../shared/feature-types';
 
 /**
@@ -28,11 +29,7 @@ export class SafeStorage {
 
   /** The JSON value at `key`, or `fallback` where there is none or it does not parse. */
   readJson(key: string, fallback: object): unknown {
-    try {
-      return JSON.parse(this.get(key) ?? 'null') ?? fallback;
-    } catch {
-      return fallback;
-    }
+    return unlessThrows(() => JSON.parse(this.get(key) ?? 'null')) ?? fallback;
   }
 
   /** Writes `value` as JSON at `key`, or removes the key where it holds nothing (an empty array or object). */

@@ -33,17 +33,8 @@ export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
   return { kind: 'refetch', install: () => (checked ? { effects: [armed(checked)] } : {}) };
 }
 
-// An effect that emits nothing: armed as the client is created, disarmed on dispose. Both refetches never
-// reject: a failed fetch shows in the status.
+// An effect that emits nothing: armed as the client is created, disarmed on dispose.
 const armed =
   (options: RefetchOptions): Effect =>
   (actions, _state$, { usage, scheduler }) =>
-    new Observable<never>(() =>
-      armRefetch(options, {
-        refetch: () => usage.join().then(noop, noop),
-        refetchUsage: () => usage.join({ fresh: 'after' }).then(noop, noop),
-        scheduler,
-        actions,
-      }),
-    );
-const noop = (): void => undefined;
+    new Observable<never>(() => armRefetch(options, { usage, scheduler, actions }));

@@ -2,6 +2,7 @@ import { Subscription, type SchedulerAction, type Subscribable } from 'rxjs';
 import { invalid } from '../../shared/errors';
 import { checkFields, integer, type Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
+import { listen, type Listenable } from '../page-life';
 import { watchSource, WHEN_RULE, type WatchOptions } from './when-source';
 
 /**
@@ -30,8 +31,6 @@ export interface RefetchOptions {
    */
   readonly when?: Subscribable<unknown>;
 }
-
-type Listenable = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
 
 /**
  * The part of the browser refetch listens to: the globals by default (none in Node).
@@ -71,20 +70,20 @@ export function checkRefetch(value: unknown): RefetchOptions | undefined {
 
 /**
  * Arms the refetches `options` ask for and returns the teardown, which removes
- * every listener and timer and unsubscribes `when`. `refetch` must not throw:
- * it goes through `getUsage()`'s in-flight sharing and swallows its rejection
- * (a throw would end the interval, as any throwing scheduler work does).
- * `refetchUsage` (for `when`) must not throw either: it is the store's refetchUsage, the one
- * a tab's change message uses, so a push joins a fetch sent after it or
- * queues one.
+ * every listener and timer and unsubscribes `when`. Focus, online and the
+ * interval join the newest usage fetch, as `getUsage()` does; `when` joins one
+ * sent after the value, as a tab's change message does.
  */
 export function armRefetch(
   options: RefetchOptions,
-  // `refetchUsage`, `scheduler` and `actions` (the store's facts, so that `when` keeps one wait however many
-  // values come) as watchSource takes them.
-  deps: Omit<WatchOptions, 'source'> & { readonly refetch: () => void; readonly target?: RefetchTarget },
+  // The store's `usage`, `scheduler` and `actions` (the store's facts, so that `when` keeps one wait however
+  // many values come) as watchSource takes them.
+  deps: Omit<WatchOptions, 'source'> & { readonly target?: RefetchTarget },
 ): () => void {
-  const { refetch, refetchUsage, scheduler, actions } = deps;
+  const { usage, scheduler } = deps;
+  // Never rejects (a throw would end the interval, as any throwing scheduler work does): a failed fetch
+  // shows in the status.
+  const refetch = () => void usage.join().catch(() => undefined);
   const { window: win, document: doc, navigator: nav } = deps.target ?? (globalThis as RefetchTarget);
   const teardown = new Subscription();
   let last = -Infinity;
@@ -98,13 +97,6 @@ export function armRefetch(
     last = now;
     refetch();
   };
-  // Nothing to listen to where a target has no events: none in Node, and React Native's `window` is
-  // globalThis without addEventListener.
-  const listen = (on: Listenable | undefined, type: string, listener: () => void): void => {
-    if (typeof on?.addEventListener !== 'function') return;
-    on.addEventListener(type, listener);
-    teardown.add(() => on.removeEventListener(type, listener));
-  };
   if (__DEV__ && (options.focus || options.online) && win && typeof win.addEventListener !== 'function') {
     console.warn(
       'unified-billing: refetchOn({ focus, online }) does nothing here: this window has no events (React Native). ' +
@@ -112,11 +104,12 @@ export function armRefetch(
     );
   }
 
+  // Nothing to listen to where a target has no events (listen's `undefined`).
   if (options.focus) {
-    listen(win, 'focus', onSignal);
-    listen(doc, 'visibilitychange', () => doc?.visibilityState === 'visible' && onSignal());
+    teardown.add(listen(win, 'focus', onSignal));
+    teardown.add(listen(doc, 'visibilitychange', () => doc?.visibilityState === 'visible' && onSignal()));
   }
-  if (options.online) listen(win, 'online', onSignal);
+  if (options.online) teardown.add(listen(win, 'online', onSignal));
   const every = options.intervalMs;
   if (every) {
     const tick = function (this: SchedulerAction<undefined>): void {
@@ -126,6 +119,6 @@ export function armRefetch(
     teardown.add(inBackground(scheduler).schedule(tick, every));
   }
   // Not throttled: the refetch's own sharing bounds a burst to one fetch beyond the one in flight.
-  if (options.when) teardown.add(watchSource({ source: options.when, refetchUsage, scheduler, actions }));
+  if (options.when) teardown.add(watchSource({ ...deps, source: options.when }));
   return () => teardown.unsubscribe();
 }

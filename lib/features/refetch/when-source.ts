@@ -1,6 +1,7 @@
-import { Observable, type SchedulerLike, type Subscribable, type Unsubscribable } from 'rxjs';
+import { Observable, Subscription, type SchedulerLike, type Subscribable } from 'rxjs';
 import type { Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
+import type { EffectDeps } from '../../store/effect';
 
 // The wait before subscribing again to a source that ended: 1 s, doubled each time, at most 30 s.
 const FIRST_MS = 1_000;
@@ -15,8 +16,11 @@ export const WHEN_RULE: Rule = [
 /** What {@link watchSource} watches, and what it calls. */
 export interface WatchOptions {
   readonly source: Subscribable<unknown>;
-  /** The store's refetch: settles (never rejects) once the fetch that answers it is applied. */
-  readonly refetchUsage: () => Promise<void> | void;
+  /**
+   * The store's usage fetches: `join()` the newest, `join({ fresh: 'after' })` one sent after the call (a
+   * tab's change message's refetch), each settling once the fetch that answers it is applied.
+   */
+  readonly usage: Pick<EffectDeps['usage'], 'join'>;
   readonly scheduler: SchedulerLike;
   /** The store's facts: `usage/started` says the fetch a pending refetch joined has gone out. */
   readonly actions?: Subscribable<{ readonly type: string }>;
@@ -31,47 +35,37 @@ export interface WatchOptions {
  * error's class (never its text, which may quote a URL with a token).
  * Returns the teardown, which unsubscribes and cancels the wait.
  */
-export function watchSource({ source, refetchUsage, scheduler, actions }: WatchOptions): () => void {
+export function watchSource({ source, usage, scheduler, actions }: WatchOptions): () => void {
   // Through an Observable each subscription ends once: a throw on subscribe is its error, and a second
   // error, or a value after the end or after the teardown, is not heard.
   const source$ = new Observable<unknown>((subscriber) => source.subscribe(subscriber));
-  let subscription: Unsubscribable | undefined;
-  let timer: Unsubscribable | undefined;
+  // The source's subscription, the wait before the next one, and the store's facts: each leaves it as it ends.
+  const teardown = new Subscription();
   let wait = FIRST_MS;
   let warned = false;
   // One wait at a time, however many values come while a fetch is held: a refetch whose fetch has not gone
-  // out yet (`unsent`) answers every value until it does; a value after that asks for one more refetch once
-  // this one settles. Without the store's facts, every value while one is pending asks for one more.
-  let pending = false;
+  // out yet (`unsent`: the store's `usage/started` says it went, its settling says it never will) answers
+  // every value until it does; a value after that asks for one more, which the store queues behind it.
+  // Without the store's facts, each value asks (the store's queue still makes a burst one fetch).
   let unsent = false;
-  let again = false;
-  let closed = false;
-  const started = actions?.subscribe({ next: ({ type }) => type === 'usage/started' && (unsent = false) });
+  const sent = () => (unsent = false);
+  teardown.add(actions?.subscribe({ next: ({ type }) => type === 'usage/started' && sent() }));
   const nudge = (): void => {
-    if (closed) return;
-    if (pending) {
-      again ||= !unsent;
-      return;
-    }
-    pending = true;
+    if (teardown.closed || unsent) return;
     unsent = !!actions;
-    again = false;
-    void Promise.resolve(refetchUsage()).then(() => {
-      pending = false;
-      if (again) nudge();
-    });
+    // A failed fetch shows in the status.
+    void usage.join({ fresh: 'after' }).then(sent, sent);
   };
 
-  const subscribe = (): void => {
-    subscription = source$.subscribe({
-      next: () => {
-        wait = FIRST_MS;
-        nudge();
-      },
-      error: (error: unknown) => end(error),
-      complete: () => end(undefined, true),
-    });
+  const listener = {
+    next: () => {
+      wait = FIRST_MS;
+      nudge();
+    },
+    error: (error: unknown) => end(error),
+    complete: () => end(undefined, true),
   };
+  const subscribe = (): void => void teardown.add(source$.subscribe(listener));
   const end = (error: unknown, completed?: boolean): void => {
     if (__DEV__ && !warned) {
       warned = true;
@@ -82,18 +76,15 @@ export function watchSource({ source, refetchUsage, scheduler, actions }: WatchO
           `subscribing again in ${wait / 1000} s, then refetching (waits double up to 30 s; warned once per client)`,
       );
     }
-    timer = inBackground(scheduler).schedule(() => {
-      subscribe();
-      nudge();
-    }, wait);
+    teardown.add(
+      inBackground(scheduler).schedule(() => {
+        subscribe();
+        nudge();
+      }, wait),
+    );
     wait = Math.min(wait * 2, LAST_MS);
   };
 
   subscribe();
-  return () => {
-    closed = true;
-    timer?.unsubscribe();
-    subscription?.unsubscribe();
-    started?.unsubscribe();
-  };
+  return () => teardown.unsubscribe();
 }

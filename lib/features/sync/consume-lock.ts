@@ -21,17 +21,12 @@ export function consumeLock(
   const name = scopedName(scope, 'consume');
   return (signal) =>
     deadline(
-      (waitEnded) =>
-        new Promise<HeldLock>((resolve) => {
-          const release = holdLock(locks, name, {
-            onHeld: () =>
-              void findOrphans(waitEnded)
-                .then(undefined, () => [])
-                .then((orphans) => resolve({ release, orphans })),
-            onRefused: () => resolve({ release: () => undefined, orphans: [] }),
-          });
-          waitEnded.addEventListener('abort', release, { once: true });
-        }),
+      async (waitEnded): Promise<HeldLock> => {
+        const { release, granted } = holdLock(locks, name);
+        waitEnded.addEventListener('abort', release, { once: true });
+        // Refused: nothing is held, and the consume bills as without Web Locks.
+        return { release, orphans: (await granted) ? await findOrphans(waitEnded).catch(() => []) : [] };
+      },
       {
         scheduler,
         ms: timeoutMs,

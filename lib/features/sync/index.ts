@@ -143,7 +143,7 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
     if (action.type === 'consume/charged' && after.freePeriodEnd !== null) {
       endOwnPeriod(false);
       // Requested before the consume lock is released, so the next holder's probe finds it.
-      const release = locks ? holdLock(locks, periodLock) : () => undefined;
+      const release = locks ? holdLock(locks, periodLock).release : () => undefined;
       ownPeriod = { id: `${pageId}.${after.freePeriodEnd}`, end: after.freePeriodEnd, release };
       tellPeriod(FREE_PERIOD_MS);
     }

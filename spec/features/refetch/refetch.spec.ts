@@ -27,10 +27,10 @@ function rig(options: RefetchOptions) {
   const window = new FakeTarget();
   const document = new FakeTarget();
   const navigator = { onLine: true };
+  // Each refetch is a join of the store's usage fetches.
   const refetch = jest.fn();
   const disarm = armRefetch(options, {
-    refetch,
-    refetchUsage: refetch,
+    usage: { join: async () => void refetch() },
     scheduler: clock,
     target: { window, document, navigator },
   });
@@ -50,8 +50,8 @@ describe('armRefetch', () => {
     expect([window.count, document.count, clock.pending]).toEqual([0, 0, 0]);
     disarm();
     const clock2 = new VirtualClock();
-    const refetch = jest.fn();
-    armRefetch({ focus: true, online: true }, { refetch, refetchUsage: refetch, scheduler: clock2, target: {} })();
+    const join = jest.fn(async () => undefined);
+    armRefetch({ focus: true, online: true }, { usage: { join }, scheduler: clock2, target: {} })();
     expect(clock2.pending).toBe(0);
     expect(typeof globalThis.window).toBe('undefined'); // so the default target is empty here too
   });
