@@ -21,11 +21,9 @@ export async function request<T>(
 ): Promise<T> {
   const { scheduler, timeoutMs, policy } = config;
   const { signal } = options;
-  let attempts = 0;
   let retries = 0;
   let reauthorized = false;
-  for (;;) {
-    attempts += 1;
+  for (let attempts = 1; ; attempts += 1) {
     try {
       return await attempt(config, call, options);
     } catch (thrown) {
