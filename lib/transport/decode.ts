@@ -11,11 +11,8 @@ export type ConsumeData = Pick<BillingConsumeResult, 'freeRemaining' | 'isCredit
 
 type Data = Readonly<Record<string, unknown>>;
 
-// The message is only the reason: the request names the call and what came back
+// A decode error's message is only the reason: the request names the call and what came back
 // (failure.ts), which a production build does not quote, so there it is empty.
-function throwDecodeError(reason: string): never {
-  throw new BillingError('decode', reason);
-}
 
 const isRecord = (value: unknown): value is Data =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -45,11 +42,11 @@ function decoderOf<T>(what: string, table: Readonly<Record<string, FieldKind>>):
     ([name, kind]) => [name, name.replace(/_./g, (m) => m.charAt(1).toUpperCase()), kind] as const,
   );
   return (value) => {
-    if (!isRecord(value)) throwDecodeError(__DEV__ ? `${what} is not an object` : '');
+    if (!isRecord(value)) throw new BillingError('decode', __DEV__ ? `${what} is not an object` : '');
     const out: Record<string, unknown> = {};
     for (const [name, key, [isValid, expected]] of entries) {
       const field = ownField(value, name);
-      if (!isValid(field)) throwDecodeError(__DEV__ ? `${name} is not ${expected}` : '');
+      if (!isValid(field)) throw new BillingError('decode', __DEV__ ? `${name} is not ${expected}` : '');
       out[key] = field ?? null;
     }
     return out as T;
@@ -64,7 +61,7 @@ export function decodeEnvelope(text: string): Envelope {
   try {
     body = JSON.parse(text);
   } catch {
-    throwDecodeError(__DEV__ ? (text.trim() === '' ? 'empty body' : 'not JSON') : '');
+    throw new BillingError('decode', __DEV__ ? (text.trim() === '' ? 'empty body' : 'not JSON') : '');
   }
   return envelopeOf(body);
 }
