@@ -1,22 +1,17 @@
 import type { BillingError } from '../shared/errors';
 
-/** How failed attempts are retried (contract section 4). */
-export interface RetryPolicy {
-  readonly retries: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  /** A `Retry-After` longer than this is clamped to it. */
-  readonly maxRetryAfterMs: number;
-  /** In [0, 1); injectable so tests can pin the jitter. */
-  readonly random: () => number;
-}
-
-export const defaultRetryPolicy: Omit<RetryPolicy, 'retries'> = {
+/** How failed attempts are retried (contract section 4), but the number of retries, which is an option. */
+export const defaultRetryPolicy = {
   baseDelayMs: 250,
   maxDelayMs: 8_000,
+  /** A `Retry-After` longer than this is clamped to it. */
   maxRetryAfterMs: 30_000,
+  /** In [0, 1); injectable so tests can pin the jitter. */
   random: Math.random,
 };
+
+/** The retry policy of a client: the defaults and its `retries`. */
+export type RetryPolicy = Readonly<typeof defaultRetryPolicy & { retries: number }>;
 
 /** Network errors, timeouts, 429 and 5xx are retryable; nothing else is. */
 export const isRetryable = ({ code, status = 0 }: BillingError): boolean =>
