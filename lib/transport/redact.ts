@@ -1,3 +1,4 @@
+import { unlessThrows } from '../shared/errors';
 import type { HeaderRecord } from './headers';
 
 // A whole value or a token after its scheme is hidden from 4 characters on; a
@@ -44,14 +45,11 @@ function secretsOf(headers: HeaderRecord): string[] {
     add(value.trim());
     const [, scheme = '', token = ''] = SCHEME.exec(value) ?? [];
     add(token);
-    if (/^basic$/i.test(scheme)) {
-      try {
-        const decoded = atob(token);
-        add(decoded);
-        add(decoded.slice(decoded.indexOf(':') + 1));
-      } catch {
-        // Not base64: nothing more to hide.
-      }
+    // Undefined when the token is not base64: nothing more to hide.
+    const decoded = /^basic$/i.test(scheme) ? unlessThrows(() => atob(token)) : undefined;
+    if (decoded !== undefined) {
+      add(decoded);
+      add(decoded.slice(decoded.indexOf(':') + 1));
     }
     for (const part of value.split(SEPARATORS)) add(part, 8);
   }
