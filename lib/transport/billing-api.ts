@@ -34,11 +34,12 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
       reauthorizing = undefined;
     }));
   // One call, built once, sent by the function returned: its request as errors name it, and the reader of
-  // its envelope: code 0 is decoded, a code in `refusals` is that answer, any other is none (a `backend` error).
+  // its envelope: code 0 has its data decoded, a code in `refusals` is that answer, any other is none (a
+  // `backend` error).
   const defineCall = <T>(
     method: Call<T>['method'],
     path: string,
-    decode: (envelope: Envelope) => T,
+    decode: (data: Envelope['data']) => T,
     { query = '', refusals = {} }: { query?: string; refusals?: Readonly<Record<number, T>> } = {},
   ) => {
     const call: Call<T> = {
@@ -46,14 +47,14 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
       path,
       url: config.baseUrl + path + query,
       where: `${method} ${config.baseUrl}${path}`,
-      read: (envelope) => (envelope.code === BACKEND_CODES.ok ? decode(envelope) : refusals[envelope.code]),
+      read: (envelope) => (envelope.code === BACKEND_CODES.ok ? decode(envelope.data) : refusals[envelope.code]),
     };
     return (options?: RequestOptions) => request(config, reauthorize, call, options);
   };
   const consume = defineCall<ConsumeAnswer>(
     'POST',
     PATHS.consume,
-    (envelope) => ({ kind: 'charged', ...decodeConsume(envelope) }),
+    (data) => ({ kind: 'charged', ...decodeConsume(data) }),
     { refusals: REFUSALS },
   );
   return {

@@ -76,20 +76,18 @@ export function decodeMessage(text: string): string | undefined {
   }
 }
 
-const freeCountOf = decoderOf<FreeCount>('data', {
+/** `data` of `GET /ai/v5/service/free_trial/count`. */
+export const decodeFreeCount = decoderOf<FreeCount>('data', {
   is_enabled: FLAG,
   free_remaining: COUNT,
   free_total: COUNT,
   credits_per_use: AMOUNT,
 });
-const balanceOf = decoderOf<{ balance: number }>('data', { balance: AMOUNT });
-const consumeOf = decoderOf<ConsumeData>('data', { free_remaining: COUNT, is_credit: FLAG });
 
-/** `data` of `GET /ai/v5/service/free_trial/count`. */
-export const decodeFreeCount = ({ data }: Envelope): FreeCount => freeCountOf(data);
+const balanceOf = decoderOf<{ balance: number }>('data', { balance: AMOUNT });
 
 /** `data` of `GET /ai/v1/credit/getBalance`. */
-export const decodeBalance = ({ data }: Envelope): number => balanceOf(data).balance;
+export const decodeBalance = (data: unknown): number => balanceOf(data).balance;
 
 /** `data` of a `POST /ai/v5/service/free_trial` answered with code 0. */
-export const decodeConsume = ({ data }: Envelope): ConsumeData => consumeOf(data);
+export const decodeConsume = decoderOf<ConsumeData>('data', { free_remaining: COUNT, is_credit: FLAG });
