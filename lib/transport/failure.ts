@@ -86,9 +86,6 @@ const PHRASES: Readonly<Record<string, string>> = {
   ECONNRESET: 'connection reset',
 };
 
-// A fetch error as fetchError attaches it: a sanitized copy.
-type SafeCause = Error & { code?: string };
-
 /**
  * The error of a fetch that failed, with a copy of the fetch error safe to
  * attach as `cause`: its name and code where they have the shape of one and
@@ -109,13 +106,28 @@ export function fetchError(
 ): BillingError {
   const code = options?.beforeSending || thrown instanceof ReferenceError ? 'invalid_argument' : 'network';
   return __DEV__
-    ? describedFetchError(code, where, safeCause(thrown, headers))
+    ? describedFetchError(code, where, thrown, headers)
     : new BillingError(code, code === 'network' ? `${where} failed` : `${where}: no working fetch`);
 }
 
-// The development error of fetchError: what happened, in words a user can act on, and the sanitized cause.
-function describedFetchError(code: 'invalid_argument' | 'network', where: string, cause: SafeCause): BillingError {
-  const { name, message, code: systemCode } = cause;
+// The development error of fetchError: what happened, in words a user can act on, and as its cause a
+// sanitized copy of the fetch error.
+function describedFetchError(
+  code: 'invalid_argument' | 'network',
+  where: string,
+  thrown: unknown,
+  headers: HeaderRecord,
+) {
+  const error = Object(thrown) as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
+  const ifShaped = (value: unknown, shape: RegExp) =>
+    typeof value === 'string' && shape.test(value) && redact(value, headers) === value ? value : undefined;
+  const name = ifShaped(error.name, /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/) ?? 'Error';
+  const systemCode = ifShaped(error.code, CODE) ?? ifShaped((Object(error.cause) as { code?: unknown }).code, CODE);
+  const message = quotable(typeof error.message === 'string' ? error.message : String(thrown), headers, 300);
+  const cause: Error & { code?: string } = new Error(message);
+  Object.defineProperty(cause, 'name', { value: name });
+  cause.stack = `${name}: ${message}`;
+  if (systemCode) cause.code = systemCode;
   if (code === 'invalid_argument') {
     const what = /fetch is not a function/i.test(message)
       ? 'no fetch function'
@@ -129,20 +141,4 @@ function describedFetchError(code: 'invalid_argument' | 'network', where: string
         'no response (TypeError): a network error or a CORS block, see the browser console'
       : name;
   return new BillingError(code, `${where} failed: ${phrase}`, { cause });
-}
-
-// The sanitized copy of a fetch error that fetchError attaches as `cause` (development only).
-function safeCause(thrown: unknown, headers: HeaderRecord): SafeCause {
-  const error = Object(thrown) as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
-  const ifShaped = (value: unknown, shape: RegExp) =>
-    typeof value === 'string' && shape.test(value) && redact(value, headers) === value ? value : undefined;
-  const name = ifShaped(error.name, /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/) ?? 'Error';
-  const code = ifShaped(error.code, CODE) ?? ifShaped((Object(error.cause) as { code?: unknown }).code, CODE);
-  const cause: SafeCause = new Error(
-    quotable(typeof error.message === 'string' ? error.message : String(thrown), headers, 300),
-  );
-  Object.defineProperty(cause, 'name', { value: name });
-  cause.stack = `${name}: ${cause.message}`;
-  if (code) cause.code = code;
-  return cause;
 }
