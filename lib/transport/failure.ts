@@ -45,16 +45,11 @@ function answerMessage(response: HttpResponse, where: string, headers: HeaderRec
  * and web pages (an SPA fallback, a proxy's page: the usual sign of a wrong
  * baseUrl) at `baseUrl`.
  */
-export function answerError(
-  response: HttpResponse,
-  where: string,
-  headers: HeaderRecord,
-  maxRetryAfterMs: number,
-): BillingError {
+export function answerError(response: HttpResponse, where: string, headers: HeaderRecord): BillingError {
   const { status, headers: answered } = response;
   return new BillingError('http', __DEV__ ? answerMessage(response, where, headers) : `HTTP ${status} on ${where}`, {
     status,
-    retryAfterMs: parseRetryAfter(answered.get('retry-after'), answered.get('date'), maxRetryAfterMs),
+    retryAfterMs: parseRetryAfter(answered.get('retry-after'), answered.get('date')),
   });
 }
 

@@ -1,11 +1,13 @@
 import type { BillingError } from '../shared/errors';
 
+// The backoff and the clamp of docs/decisions.md, which no option changes: base 250 ms, ceiling
+// 8 s, and a `Retry-After` longer than 30 s is clamped to it.
+const BASE_DELAY_MS = 250;
+const MAX_DELAY_MS = 8_000;
+const MAX_RETRY_AFTER_MS = 30_000;
+
 /** How failed attempts are retried (contract section 4), but the number of retries, which is an option. */
 export const defaultRetryPolicy = {
-  baseDelayMs: 250,
-  maxDelayMs: 8_000,
-  /** A `Retry-After` longer than this is clamped to it. */
-  maxRetryAfterMs: 30_000,
   /** In [0, 1); injectable so tests can pin the jitter. */
   random: Math.random,
 };
@@ -18,16 +20,16 @@ export const isRetryable = ({ code, status = 0 }: BillingError): boolean =>
   code === 'network' || code === 'timeout' || (code === 'http' && (status === 429 || status >= 500));
 
 /**
- * `Retry-After` in milliseconds, or undefined when absent or malformed. An
+ * `Retry-After` in milliseconds, clamped, or undefined when absent or malformed. An
  * HTTP date is measured against the response's own `Date` header, so the
  * client's wall clock (which may be wrong) is never read.
  */
-export function parseRetryAfter(value: string | null, date: string | null, maxMs: number): number | undefined {
+export function parseRetryAfter(value: string | null, date: string | null): number | undefined {
   const text = (value ?? '').trim();
   const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - Date.parse(date ?? '');
-  return isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), maxMs);
+  return isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }
 
 /** Exponential backoff with full jitter, or the server's `Retry-After`. */
 export const retryDelayMs = (error: BillingError, attempt: number, policy: RetryPolicy): number =>
-  error.retryAfterMs ?? Math.floor(policy.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt));
+  error.retryAfterMs ?? Math.floor(policy.random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt));

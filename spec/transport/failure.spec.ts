@@ -64,7 +64,7 @@ describe.each(modes)('in a %s build', (mode) => {
         ' (text/plain, not JSON)',
       ],
     ])('%s', (_, response, detail) => {
-      const error = answerError(response, WHERE, HEADERS, 30_000);
+      const error = answerError(response, WHERE, HEADERS);
       expect(error).toMatchObject({ code: 'http', status: response.status });
       expect(error.message).toBe(
         byMode(`HTTP ${response.status} on ${WHERE}${detail}`, `HTTP ${response.status} on ${WHERE}`),
@@ -73,7 +73,7 @@ describe.each(modes)('in a %s build', (mode) => {
 
     it('carries Retry-After, clamped, and quotes the message redacted and cut at 200 characters', () => {
       const text = JSON.stringify({ message: `expired ${TOKEN} ${'x'.repeat(300)}` });
-      const error = answerError(answer(429, text, { 'retry-after': '120' }), WHERE, HEADERS, 30_000);
+      const error = answerError(answer(429, text, { 'retry-after': '120' }), WHERE, HEADERS);
       expect(error).toMatchObject({ code: 'http', status: 429, retryAfterMs: 30_000 });
       expect(error.message).not.toContain(TOKEN);
       if (dev) {
@@ -83,7 +83,7 @@ describe.each(modes)('in a %s build', (mode) => {
     });
 
     it('has no retryAfterMs without a valid Retry-After', () => {
-      expect(answerError(answer(503, ''), WHERE, HEADERS, 30_000).retryAfterMs).toBeUndefined();
+      expect(answerError(answer(503, ''), WHERE, HEADERS).retryAfterMs).toBeUndefined();
     });
   });
 
