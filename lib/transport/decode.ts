@@ -1,4 +1,4 @@
-import { BillingError } from '../shared/errors';
+import { BillingError, unlessThrows } from '../shared/errors';
 import { isAmount, isCount, isFlag } from '../shared/quota-keys';
 import type { BillingConsumeResult, QuotaFields } from '../shared/types';
 import type { Envelope } from '../shared/wire';
@@ -57,24 +57,19 @@ const envelopeOf = decoderOf<Envelope>('body', { code: INTEGER, message: TEXT, d
 
 /** Parses and checks the envelope `{ code, message, data }` of any body. */
 export function decodeEnvelope(text: string): Envelope {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
+  // Undefined only when JSON.parse throws: JSON has no undefined.
+  const body: unknown = unlessThrows(() => JSON.parse(text));
+  if (body === undefined)
     throw new BillingError('decode', __DEV__ ? (text.trim() === '' ? 'empty body' : 'not JSON') : '');
-  }
   return envelopeOf(body);
 }
 
 /** The `message` of a failed status's body, `''` when it has none, `undefined` when the body is not JSON. */
-export function decodeMessage(text: string): string | undefined {
-  try {
+export const decodeMessage = (text: string): string | undefined =>
+  unlessThrows(() => {
     const message = ownField(Object(JSON.parse(text)), 'message');
     return typeof message === 'string' ? message : '';
-  } catch {
-    return undefined;
-  }
-}
+  });
 
 /** `data` of `GET /ai/v5/service/free_trial/count`. */
 export const decodeFreeCount = decoderOf<FreeCount>('data', {
