@@ -58,19 +58,21 @@ export function attempt<T>(
         exchanging = exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
         response = await exchanging;
         const { status } = response;
-        if (status < 200 || status > 299) throw answerError(response, where, headers);
+        if (status < 200 || status > 299) throw answerError(response, { where, headers });
         const envelope = decodeEnvelope(response.text);
         const answer = read(envelope);
-        if (answer === undefined) throw backendError(envelope, where, headers);
+        if (answer === undefined) throw backendError(envelope, { where, headers });
         return answer;
       } catch (thrown) {
         // Anything but a BillingError came from the fetch or its response (one
         // without `headers`, a `text()` that throws): a failed exchange, or a
         // fetch that threw before `exchange` returned, which sent nothing.
         if (!(thrown instanceof BillingError))
-          throw fetchError(thrown, where, headers, { beforeSending: sent && exchanging === undefined });
+          throw fetchError(thrown, { where, headers, beforeSending: sent && exchanging === undefined });
         // A body that does not decode is described with the answer it came in.
-        throw response && thrown.code === 'decode' ? malformedError(response, where, headers, thrown.message) : thrown;
+        throw response && thrown.code === 'decode'
+          ? malformedError(response, { where, headers }, thrown.message)
+          : thrown;
       }
     },
     {
