@@ -57,8 +57,7 @@ export function attempt<T>(
         sent = true;
         exchanging = exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
         response = await exchanging;
-        const { status } = response;
-        if (status < 200 || status > 299) throw answerError(response, { where, headers });
+        if (response.status < 200 || response.status > 299) throw answerError(response, { where, headers });
         const envelope = decodeEnvelope(response.text);
         const answer = read(envelope);
         if (answer === undefined) throw backendError(envelope, { where, headers });
