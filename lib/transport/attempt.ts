@@ -38,12 +38,10 @@ export function attempt<T>(
       try {
         let value: unknown = headersOption ?? {};
         if (typeof headersOption === 'function') {
-          try {
-            value = await headersOption();
-          } catch {
-            // What it threw may quote a credential, so it is not passed on.
-            invalid(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
-          }
+          // What it threw may quote a credential, so it is not passed on.
+          value = await new Promise((resolve) => resolve(headersOption())).catch(() =>
+            invalid(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers'),
+          );
           // Timed out or aborted while waiting: this attempt is over, nothing is sent.
           if (stopped.aborted) throw abortedError();
         }
