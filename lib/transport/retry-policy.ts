@@ -6,11 +6,12 @@ const BASE_DELAY_MS = 250;
 const MAX_DELAY_MS = 8_000;
 const MAX_RETRY_AFTER_MS = 30_000;
 
-/** How failed attempts are retried (contract section 4), but the number of retries, which is an option. */
-export const defaultRetryPolicy = {
-  /** In [0, 1); injectable so tests can pin the jitter. */
-  random: Math.random,
-};
+/**
+ * How failed attempts are retried (contract section 4), but the number of
+ * retries, which is an option: the jitter's source, in [0, 1), which tests
+ * replace to pin the jitter.
+ */
+export const defaultRetryPolicy = { random: Math.random };
 
 /** The retry policy of a client: the defaults and its `retries`. */
 export type RetryPolicy = Readonly<typeof defaultRetryPolicy & { retries: number }>;
