@@ -8,11 +8,6 @@ import { exchange, type HttpResponse } from './http';
 
 const JSON_TYPE = 'application/json';
 
-/** The `onAbort` of a deadline that ends in `aborted`. */
-export const throwAborted = (): never => {
-  throw abortedError();
-};
-
 /**
  * One attempt of a call: its headers, one exchange and the answer read, all
  * under the attempt's deadline (`timeoutMs` on the scheduler, covering a
@@ -82,7 +77,9 @@ export function attempt<T>(
           `${where} timed out after ${timeoutMs} ms${__DEV__ && !sent ? ' waiting for headers' : ''}`,
         );
       },
-      onAbort: throwAborted,
+      onAbort: () => {
+        throw abortedError();
+      },
     },
   );
 }

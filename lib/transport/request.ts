@@ -1,6 +1,6 @@
 import { deadline, sleep } from '../shared/deadline';
 import type { BillingError } from '../shared/errors';
-import { attempt, throwAborted } from './attempt';
+import { attempt } from './attempt';
 import type { Call, RequestOptions, TransportConfig } from './config';
 import { isRetryable, retryDelayMs } from './retry-policy';
 
@@ -42,8 +42,8 @@ export async function request<T>(
           ms: timeoutMs,
           signal,
           onTimeout: rejectWith401,
-          onAbort: throwAborted,
         });
+        // An abort ends the wait at once, as it ends a retry's, and the next attempt rejects `aborted`.
         continue;
       }
       if (retries >= policy.retries || !isRetryable(failure)) throw failure;
