@@ -56,10 +56,8 @@ function secretsOf(headers: HeaderRecord): string[] {
 }
 
 /** Replaces every credential-like piece of the headers a text quotes (see secretsOf) with `[redacted]`. */
-export function redact(text: string, headers: HeaderRecord): string {
-  for (const secret of secretsOf(headers)) text = text.split(secret).join('[redacted]');
-  return text;
-}
+export const redact = (text: string, headers: HeaderRecord): string =>
+  secretsOf(headers).reduce((redacted, secret) => redacted.split(secret).join('[redacted]'), text);
 
 /** Redacted, on one line, and at most `max` characters: safe to put in an error message. */
 export function quotable(text: string, headers: HeaderRecord, max: number): string {
