@@ -1,7 +1,7 @@
 import type { BillingError } from '../shared/errors';
 
-// The backoff and the clamp of docs/decisions.md, which no option changes: base 250 ms, ceiling
-// 8 s, and a `Retry-After` longer than 30 s is clamped to it.
+// Fixed, no option changes them: the backoff's base 250 ms and ceiling 8 s, and the 30 s a longer
+// `Retry-After` is clamped to.
 const BASE_DELAY_MS = 250;
 const MAX_DELAY_MS = 8_000;
 const MAX_RETRY_AFTER_MS = 30_000;
