@@ -2,16 +2,11 @@ import { deadline } from '../shared/deadline';
 import { BillingError, abortedError, invalid } from '../shared/errors';
 import type { Call, RequestOptions, TransportConfig } from './config';
 import { decodeEnvelope } from './decode';
-import { answerError, fetchError, malformedError } from './failure';
+import { answerError, backendError, fetchError, malformedError } from './failure';
 import { checkedHeaders, type HeaderRecord } from './headers';
 import { exchange, type HttpResponse } from './http';
 
 const JSON_TYPE = 'application/json';
-
-/** The `onAbort` of a deadline that ends in `aborted`. */
-export const throwAborted = (): never => {
-  throw abortedError();
-};
 
 /**
  * One attempt of a call: its headers, one exchange and the answer read, all
@@ -34,15 +29,14 @@ export function attempt<T>(
     async (stopped) => {
       let headers: HeaderRecord = {};
       let exchanging: Promise<HttpResponse> | undefined;
+      let response: HttpResponse | undefined;
       try {
         let value: unknown = headersOption ?? {};
         if (typeof headersOption === 'function') {
-          try {
-            value = await headersOption();
-          } catch {
-            // What it threw may quote a credential, so it is not passed on.
-            invalid(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers');
-          }
+          // What it threw may quote a credential, so it is not passed on.
+          value = await new Promise((resolve) => resolve(headersOption())).catch(() =>
+            invalid(__DEV__ ? 'The headers option function threw or rejected' : 'invalid headers'),
+          );
           // Timed out or aborted while waiting: this attempt is over, nothing is sent.
           if (stopped.aborted) throw abortedError();
         }
@@ -55,21 +49,22 @@ export function attempt<T>(
         onSend?.();
         sent = true;
         exchanging = exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
-        const response = await exchanging;
-        const { status } = response;
-        if (status < 200 || status > 299) throw answerError(response, where, headers, config.policy.maxRetryAfterMs);
-        try {
-          return read(decodeEnvelope(response.text), headers);
-        } catch (error) {
-          const { code, message } = error as BillingError;
-          throw code === 'decode' ? malformedError(response, where, headers, message) : error;
-        }
+        response = await exchanging;
+        if (response.status < 200 || response.status > 299) throw answerError(response, { where, headers });
+        const envelope = decodeEnvelope(response.text);
+        const answer = read(envelope);
+        if (answer === undefined) throw backendError(envelope, { where, headers });
+        return answer;
       } catch (thrown) {
         // Anything but a BillingError came from the fetch or its response (one
         // without `headers`, a `text()` that throws): a failed exchange, or a
         // fetch that threw before `exchange` returned, which sent nothing.
-        if (thrown instanceof BillingError) throw thrown;
-        throw fetchError(thrown, where, headers, { beforeSending: sent && exchanging === undefined });
+        if (!(thrown instanceof BillingError))
+          throw fetchError(thrown, { where, headers, beforeSending: sent && exchanging === undefined });
+        // A body that does not decode is described with the answer it came in.
+        throw response && thrown.code === 'decode'
+          ? malformedError(response, { where, headers }, thrown.message)
+          : thrown;
       }
     },
     {
@@ -82,7 +77,9 @@ export function attempt<T>(
           `${where} timed out after ${timeoutMs} ms${__DEV__ && !sent ? ' waiting for headers' : ''}`,
         );
       },
-      onAbort: throwAborted,
+      onAbort: () => {
+        throw abortedError();
+      },
     },
   );
 }

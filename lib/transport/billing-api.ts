@@ -1,7 +1,6 @@
 import { BACKEND_CODES, PATHS, type Envelope } from '../shared/wire';
 import type { Call, CallOptions, RequestOptions, TransportConfig } from './config';
 import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
-import { backendError } from './failure';
 import { request } from './request';
 
 /** The backend's answer to a consume, as the engine needs it. */
@@ -35,31 +34,27 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
       reauthorizing = undefined;
     }));
   // One call, built once, sent by the function returned: its request as errors name it, and the reader of
-  // its envelope: code 0 is decoded, a code in `refusals` is that answer, any other is a `backend` error.
+  // its envelope: code 0 has its data decoded, a code in `refusals` is that answer, any other is none (a
+  // `backend` error).
   const defineCall = <T>(
     method: Call<T>['method'],
     path: string,
-    decode: (envelope: Envelope) => T,
+    decode: (data: Envelope['data']) => T,
     { query = '', refusals = {} }: { query?: string; refusals?: Readonly<Record<number, T>> } = {},
   ) => {
-    const where = `${method} ${config.baseUrl}${path}`;
     const call: Call<T> = {
       method,
       path,
       url: config.baseUrl + path + query,
-      where,
-      read: (envelope, headers) => {
-        const answer = envelope.code === BACKEND_CODES.ok ? decode(envelope) : refusals[envelope.code];
-        if (answer === undefined) throw backendError(envelope, where, headers);
-        return answer;
-      },
+      where: `${method} ${config.baseUrl}${path}`,
+      read: (envelope) => (envelope.code === BACKEND_CODES.ok ? decode(envelope.data) : refusals[envelope.code]),
     };
     return (options?: RequestOptions) => request(config, reauthorize, call, options);
   };
   const consume = defineCall<ConsumeAnswer>(
     'POST',
     PATHS.consume,
-    (envelope) => ({ kind: 'charged', ...decodeConsume(envelope) }),
+    (data) => ({ kind: 'charged', ...decodeConsume(data) }),
     { refusals: REFUSALS },
   );
   return {

@@ -2,7 +2,6 @@ import type { SchedulerLike } from 'rxjs';
 import type { BillingError } from '../shared/errors';
 import type { FetchLike, HeadersOption } from '../shared/types';
 import type { Envelope } from '../shared/wire';
-import type { HeaderRecord } from './headers';
 import type { RetryPolicy } from './retry-policy';
 
 /**
@@ -59,6 +58,9 @@ export interface Call<T> {
    * refuse a baseUrl with credentials, a query or a fragment).
    */
   readonly where: string;
-  /** Reads a 2xx envelope; throws the call's error otherwise (never retried). */
-  readonly read: (envelope: Envelope, headers: HeaderRecord) => T;
+  /**
+   * Reads a 2xx envelope: its answer, undefined for a code the call does not
+   * expect (a `backend` error), or throws a `decode` error (never retried).
+   */
+  readonly read: (envelope: Envelope) => T | undefined;
 }

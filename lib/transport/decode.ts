@@ -1,4 +1,4 @@
-import { BillingError } from '../shared/errors';
+import { BillingError, unlessThrows } from '../shared/errors';
 import { isAmount, isCount, isFlag } from '../shared/quota-keys';
 import type { BillingConsumeResult, QuotaFields } from '../shared/types';
 import type { Envelope } from '../shared/wire';
@@ -11,11 +11,8 @@ export type ConsumeData = Pick<BillingConsumeResult, 'freeRemaining' | 'isCredit
 
 type Data = Readonly<Record<string, unknown>>;
 
-// The message is only the reason: the request names the call and what came back
+// A decode error's message is only the reason: the request names the call and what came back
 // (failure.ts), which a production build does not quote, so there it is empty.
-function throwDecodeError(reason: string): never {
-  throw new BillingError('decode', reason);
-}
 
 const isRecord = (value: unknown): value is Data =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -45,11 +42,11 @@ function decoderOf<T>(what: string, table: Readonly<Record<string, FieldKind>>):
     ([name, kind]) => [name, name.replace(/_./g, (m) => m.charAt(1).toUpperCase()), kind] as const,
   );
   return (value) => {
-    if (!isRecord(value)) throwDecodeError(__DEV__ ? `${what} is not an object` : '');
+    if (!isRecord(value)) throw new BillingError('decode', __DEV__ ? `${what} is not an object` : '');
     const out: Record<string, unknown> = {};
     for (const [name, key, [isValid, expected]] of entries) {
       const field = ownField(value, name);
-      if (!isValid(field)) throwDecodeError(__DEV__ ? `${name} is not ${expected}` : '');
+      if (!isValid(field)) throw new BillingError('decode', __DEV__ ? `${name} is not ${expected}` : '');
       out[key] = field ?? null;
     }
     return out as T;
@@ -60,39 +57,32 @@ const envelopeOf = decoderOf<Envelope>('body', { code: INTEGER, message: TEXT, d
 
 /** Parses and checks the envelope `{ code, message, data }` of any body. */
 export function decodeEnvelope(text: string): Envelope {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throwDecodeError(__DEV__ ? (text.trim() === '' ? 'empty body' : 'not JSON') : '');
-  }
+  // Undefined only when JSON.parse throws: JSON has no undefined.
+  const body: unknown = unlessThrows(() => JSON.parse(text));
+  if (body === undefined)
+    throw new BillingError('decode', __DEV__ ? (text.trim() === '' ? 'empty body' : 'not JSON') : '');
   return envelopeOf(body);
 }
 
 /** The `message` of a failed status's body, `''` when it has none, `undefined` when the body is not JSON. */
-export function decodeMessage(text: string): string | undefined {
-  try {
+export const decodeMessage = (text: string): string | undefined =>
+  unlessThrows(() => {
     const message = ownField(Object(JSON.parse(text)), 'message');
     return typeof message === 'string' ? message : '';
-  } catch {
-    return undefined;
-  }
-}
+  });
 
-const freeCountOf = decoderOf<FreeCount>('data', {
+/** `data` of `GET /ai/v5/service/free_trial/count`. */
+export const decodeFreeCount = decoderOf<FreeCount>('data', {
   is_enabled: FLAG,
   free_remaining: COUNT,
   free_total: COUNT,
   credits_per_use: AMOUNT,
 });
-const balanceOf = decoderOf<{ balance: number }>('data', { balance: AMOUNT });
-const consumeOf = decoderOf<ConsumeData>('data', { free_remaining: COUNT, is_credit: FLAG });
 
-/** `data` of `GET /ai/v5/service/free_trial/count`. */
-export const decodeFreeCount = ({ data }: Envelope): FreeCount => freeCountOf(data);
+const balanceOf = decoderOf<{ balance: number }>('data', { balance: AMOUNT });
 
 /** `data` of `GET /ai/v1/credit/getBalance`. */
-export const decodeBalance = ({ data }: Envelope): number => balanceOf(data).balance;
+export const decodeBalance = (data: unknown): number => balanceOf(data).balance;
 
 /** `data` of a `POST /ai/v5/service/free_trial` answered with code 0. */
-export const decodeConsume = ({ data }: Envelope): ConsumeData => consumeOf(data);
+export const decodeConsume = decoderOf<ConsumeData>('data', { free_remaining: COUNT, is_credit: FLAG });

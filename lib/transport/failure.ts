@@ -13,9 +13,12 @@ import { parseRetryAfter } from './retry-policy';
 // code, Retry-After) and a message of `where` and the status: nothing the
 // backend or the fetch said is quoted, so describing and redacting go too.
 
+/** The request an error is about: `where` names it (`METHOD url`); no message quotes its `headers`. */
+export type FailedRequest = { readonly where: string; readonly headers: HeaderRecord };
+
 // The development message of an answer's error: the backend's message or the
 // answer's content type, and where to look; `reason` says why a 2xx body is malformed.
-function answerMessage(response: HttpResponse, where: string, headers: HeaderRecord, reason?: string): string {
+function answerMessage(response: HttpResponse, { where, headers }: FailedRequest, reason?: string): string {
   const { status, text } = response;
   const type = response.headers.get('content-type');
   const backendMessage = decodeMessage(text);
@@ -45,30 +48,25 @@ function answerMessage(response: HttpResponse, where: string, headers: HeaderRec
  * and web pages (an SPA fallback, a proxy's page: the usual sign of a wrong
  * baseUrl) at `baseUrl`.
  */
-export function answerError(
-  response: HttpResponse,
-  where: string,
-  headers: HeaderRecord,
-  maxRetryAfterMs: number,
-): BillingError {
+export function answerError(response: HttpResponse, request: FailedRequest): BillingError {
   const { status, headers: answered } = response;
-  return new BillingError('http', __DEV__ ? answerMessage(response, where, headers) : `HTTP ${status} on ${where}`, {
+  return new BillingError('http', __DEV__ ? answerMessage(response, request) : `HTTP ${status} on ${request.where}`, {
     status,
-    retryAfterMs: parseRetryAfter(answered.get('retry-after'), answered.get('date'), maxRetryAfterMs),
+    retryAfterMs: parseRetryAfter(answered.get('retry-after'), answered.get('date')),
   });
 }
 
 /** The `decode` error of a 2xx body that `reason` says is malformed, described as {@link answerError} does. */
-export const malformedError = (response: HttpResponse, where: string, headers: HeaderRecord, reason: string) =>
+export const malformedError = (response: HttpResponse, request: FailedRequest, reason: string) =>
   new BillingError(
     'decode',
     __DEV__
-      ? answerMessage(response, where, headers, reason)
-      : `Malformed response body on ${where} (HTTP ${response.status})`,
+      ? answerMessage(response, request, reason)
+      : `Malformed response body on ${request.where} (HTTP ${response.status})`,
   );
 
 /** The `backend` error of an envelope whose code the call does not expect, its message redacted. */
-export const backendError = (envelope: Envelope, where: string, headers: HeaderRecord): BillingError =>
+export const backendError = (envelope: Envelope, { where, headers }: FailedRequest): BillingError =>
   new BillingError(
     'backend',
     `Backend answered code ${envelope.code} on ${where}${__DEV__ ? `: ${quotable(envelope.message, headers, 500)}` : ''}`,
@@ -86,9 +84,6 @@ const PHRASES: Readonly<Record<string, string>> = {
   ECONNRESET: 'connection reset',
 };
 
-// A fetch error as fetchError attaches it: a sanitized copy.
-type SafeCause = Error & { code?: string };
-
 /**
  * The error of a fetch that failed, with a copy of the fetch error safe to
  * attach as `cause`: its name and code where they have the shape of one and
@@ -103,19 +98,27 @@ type SafeCause = Error & { code?: string };
  */
 export function fetchError(
   thrown: unknown,
-  where: string,
-  headers: HeaderRecord,
-  options?: { readonly beforeSending: boolean },
+  request: FailedRequest & { readonly beforeSending?: boolean },
 ): BillingError {
-  const code = options?.beforeSending || thrown instanceof ReferenceError ? 'invalid_argument' : 'network';
+  const code = request.beforeSending || thrown instanceof ReferenceError ? 'invalid_argument' : 'network';
   return __DEV__
-    ? describedFetchError(code, where, safeCause(thrown, headers))
-    : new BillingError(code, code === 'network' ? `${where} failed` : `${where}: no working fetch`);
+    ? describedFetchError(code, thrown, request)
+    : new BillingError(code, code === 'network' ? `${request.where} failed` : `${request.where}: no working fetch`);
 }
 
-// The development error of fetchError: what happened, in words a user can act on, and the sanitized cause.
-function describedFetchError(code: 'invalid_argument' | 'network', where: string, cause: SafeCause): BillingError {
-  const { name, message, code: systemCode } = cause;
+// The development error of fetchError: what happened, in words a user can act on, and as its cause a
+// sanitized copy of the fetch error.
+function describedFetchError(code: 'invalid_argument' | 'network', thrown: unknown, { where, headers }: FailedRequest) {
+  const error = Object(thrown) as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
+  const ifShaped = (value: unknown, shape: RegExp) =>
+    typeof value === 'string' && shape.test(value) && redact(value, headers) === value ? value : undefined;
+  const name = ifShaped(error.name, /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/) ?? 'Error';
+  const systemCode = ifShaped(error.code, CODE) ?? ifShaped((Object(error.cause) as { code?: unknown }).code, CODE);
+  const message = quotable(typeof error.message === 'string' ? error.message : String(thrown), headers, 300);
+  const cause: Error & { code?: string } = new Error(message);
+  Object.defineProperty(cause, 'name', { value: name });
+  cause.stack = `${name}: ${message}`;
+  if (systemCode) cause.code = systemCode;
   if (code === 'invalid_argument') {
     const what = /fetch is not a function/i.test(message)
       ? 'no fetch function'
@@ -129,20 +132,4 @@ function describedFetchError(code: 'invalid_argument' | 'network', where: string
         'no response (TypeError): a network error or a CORS block, see the browser console'
       : name;
   return new BillingError(code, `${where} failed: ${phrase}`, { cause });
-}
-
-// The sanitized copy of a fetch error that fetchError attaches as `cause` (development only).
-function safeCause(thrown: unknown, headers: HeaderRecord): SafeCause {
-  const error = Object(thrown) as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
-  const ifShaped = (value: unknown, shape: RegExp) =>
-    typeof value === 'string' && shape.test(value) && redact(value, headers) === value ? value : undefined;
-  const name = ifShaped(error.name, /^[A-Z][A-Za-z]{0,40}(Error|Exception)$/) ?? 'Error';
-  const code = ifShaped(error.code, CODE) ?? ifShaped((Object(error.cause) as { code?: unknown }).code, CODE);
-  const cause: SafeCause = new Error(
-    quotable(typeof error.message === 'string' ? error.message : String(thrown), headers, 300),
-  );
-  Object.defineProperty(cause, 'name', { value: name });
-  cause.stack = `${name}: ${cause.message}`;
-  if (code) cause.code = code;
-  return cause;
 }

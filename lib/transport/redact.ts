@@ -1,3 +1,4 @@
+import { unlessThrows } from '../shared/errors';
 import type { HeaderRecord } from './headers';
 
 // A whole value or a token after its scheme is hidden from 4 characters on; a
@@ -16,16 +17,14 @@ const CONTROL = /[\u0000-\u001f\u007f]+/g;
 function encodingsOf(piece: string): string[] {
   const url = encodeURIComponent(piece);
   const out = [url, url.replace(/%../g, (hex) => hex.toLowerCase()), url.replace(/%20/g, '+')];
-  try {
-    for (let shift = 0; shift < 3; shift++) {
-      const core = btoa('\0'.repeat(shift) + piece).slice(
-        Math.ceil((4 * shift) / 3),
-        Math.floor((4 * (shift + piece.length)) / 3),
-      );
-      out.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
-    }
-  } catch {
-    // Not Latin-1: no header value is (see headers.ts).
+  // btoa never throws here: every piece is Latin-1, a part of a header value (headers.ts refuses any other
+  // character) or what atob gave.
+  for (let shift = 0; shift < 3; shift++) {
+    const core = btoa('\0'.repeat(shift) + piece).slice(
+      Math.ceil((4 * shift) / 3),
+      Math.floor((4 * (shift + piece.length)) / 3),
+    );
+    out.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return out;
 }
@@ -44,14 +43,11 @@ function secretsOf(headers: HeaderRecord): string[] {
     add(value.trim());
     const [, scheme = '', token = ''] = SCHEME.exec(value) ?? [];
     add(token);
-    if (/^basic$/i.test(scheme)) {
-      try {
-        const decoded = atob(token);
-        add(decoded);
-        add(decoded.slice(decoded.indexOf(':') + 1));
-      } catch {
-        // Not base64: nothing more to hide.
-      }
+    // Undefined when the token is not base64: nothing more to hide.
+    const decoded = /^basic$/i.test(scheme) ? unlessThrows(() => atob(token)) : undefined;
+    if (decoded !== undefined) {
+      add(decoded);
+      add(decoded.slice(decoded.indexOf(':') + 1));
     }
     for (const part of value.split(SEPARATORS)) add(part, 8);
   }
@@ -60,10 +56,8 @@ function secretsOf(headers: HeaderRecord): string[] {
 }
 
 /** Replaces every credential-like piece of the headers a text quotes (see secretsOf) with `[redacted]`. */
-export function redact(text: string, headers: HeaderRecord): string {
-  for (const secret of secretsOf(headers)) text = text.split(secret).join('[redacted]');
-  return text;
-}
+export const redact = (text: string, headers: HeaderRecord): string =>
+  secretsOf(headers).reduce((redacted, secret) => redacted.split(secret).join('[redacted]'), text);
 
 /** Redacted, on one line, and at most `max` characters: safe to put in an error message. */
 export function quotable(text: string, headers: HeaderRecord, max: number): string {

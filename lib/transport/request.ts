@@ -1,6 +1,6 @@
 import { deadline, sleep } from '../shared/deadline';
 import type { BillingError } from '../shared/errors';
-import { attempt, throwAborted } from './attempt';
+import { attempt } from './attempt';
 import type { Call, RequestOptions, TransportConfig } from './config';
 import { isRetryable, retryDelayMs } from './retry-policy';
 
@@ -21,11 +21,9 @@ export async function request<T>(
 ): Promise<T> {
   const { scheduler, timeoutMs, policy } = config;
   const { signal } = options;
-  let attempts = 0;
   let retries = 0;
   let reauthorized = false;
-  for (;;) {
-    attempts += 1;
+  for (let attempts = 1; ; attempts += 1) {
     try {
       return await attempt(config, call, options);
     } catch (thrown) {
@@ -44,8 +42,8 @@ export async function request<T>(
           ms: timeoutMs,
           signal,
           onTimeout: rejectWith401,
-          onAbort: throwAborted,
         });
+        // An abort ends the wait at once, as it ends a retry's, and the next attempt rejects `aborted`.
         continue;
       }
       if (retries >= policy.retries || !isRetryable(failure)) throw failure;

@@ -133,5 +133,5 @@ describe('what aborts and timeouts abort', () => {
 });
 
 function fakePolicy() {
-  return { baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 30_000, random: () => 0.5 };
+  return { random: () => 0.5 };
 }

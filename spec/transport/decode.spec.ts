@@ -1,7 +1,7 @@
 import { decodeBalance, decodeConsume, decodeEnvelope, decodeFreeCount } from '../../lib/transport/decode';
 import { byMode } from '../helpers/mode';
 
-const env = (data: unknown) => decodeEnvelope(JSON.stringify({ code: 0, message: '', data }));
+const dataOf = (data: unknown) => decodeEnvelope(JSON.stringify({ code: 0, message: '', data })).data;
 
 describe('decodeEnvelope()', () => {
   it.each([
@@ -31,7 +31,7 @@ describe('decodeEnvelope()', () => {
 describe('data decoders', () => {
   const count = { is_enabled: true, free_remaining: 2, free_total: 5, credits_per_use: 1.5 };
   it('decodes the free count', () => {
-    expect(decodeFreeCount(env(count))).toEqual({
+    expect(decodeFreeCount(dataOf(count))).toEqual({
       isEnabled: true,
       freeRemaining: 2,
       freeTotal: 5,
@@ -45,7 +45,7 @@ describe('data decoders', () => {
     ['a string flag', { ...count, is_enabled: 'true' }],
     ['a missing price', { is_enabled: true, free_remaining: 2, free_total: 5 }],
   ])('rejects %s', (_, data) => {
-    expect(() => decodeFreeCount(env(data))).toThrow(expect.objectContaining({ code: 'decode' }));
+    expect(() => decodeFreeCount(dataOf(data))).toThrow(expect.objectContaining({ code: 'decode' }));
   });
 
   // Every numeric field of every answer, each with every value it must refuse: a negative
@@ -58,9 +58,9 @@ describe('data decoders', () => {
   } as const;
   type Answer = keyof typeof valid;
   const decoders: Record<Answer, (text: string) => unknown> = {
-    count: (text) => decodeFreeCount(decodeEnvelope(text)),
-    balance: (text) => decodeBalance(decodeEnvelope(text)),
-    consume: (text) => decodeConsume(decodeEnvelope(text)),
+    count: (text) => decodeFreeCount(decodeEnvelope(text).data),
+    balance: (text) => decodeBalance(decodeEnvelope(text).data),
+    consume: (text) => decodeConsume(decodeEnvelope(text).data),
   };
   const numeric: ReadonlyArray<[Answer, string, 'count' | 'amount']> = [
     ['count', 'free_remaining', 'count'],
@@ -110,21 +110,21 @@ describe('data decoders', () => {
   it('rejects a price that JSON.parse turns into Infinity', () => {
     const text =
       '{"code":0,"message":"","data":{"is_enabled":true,"free_remaining":2,"free_total":5,"credits_per_use":1e400}}';
-    expect(() => decodeFreeCount(decodeEnvelope(text))).toThrow(expect.objectContaining({ code: 'decode' }));
+    expect(() => decodeFreeCount(decodeEnvelope(text).data)).toThrow(expect.objectContaining({ code: 'decode' }));
   });
 
   it('rejects null data on success', () => {
-    expect(() => decodeBalance(env(null))).toThrow(expect.objectContaining({ code: 'decode' }));
+    expect(() => decodeBalance(dataOf(null))).toThrow(expect.objectContaining({ code: 'decode' }));
   });
 
   it('reads own fields only: __proto__ and constructor keys pollute nothing', () => {
     const text = '{"code":0,"message":"","data":{"__proto__":{"balance":5,"polluted":true},"constructor":{"x":1}}}';
-    expect(() => decodeBalance(decodeEnvelope(text))).toThrow(expect.objectContaining({ code: 'decode' }));
+    expect(() => decodeBalance(decodeEnvelope(text).data)).toThrow(expect.objectContaining({ code: 'decode' }));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('strips unknown fields from a consume answer', () => {
-    expect(decodeConsume(env({ free_remaining: 1, is_credit: false, extra: 'x' }))).toEqual({
+    expect(decodeConsume(dataOf({ free_remaining: 1, is_credit: false, extra: 'x' }))).toEqual({
       freeRemaining: 1,
       isCredit: false,
     });

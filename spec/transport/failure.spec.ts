@@ -10,6 +10,7 @@ import type { HttpResponse } from '../../lib/transport/http';
 const WHERE = 'GET https://api.example.com/ai/v1/credit/getBalance';
 const TOKEN = 'tok-7f3a9c2e51d04b8a';
 const HEADERS = { authorization: `Bearer ${TOKEN}` };
+const REQUEST = { where: WHERE, headers: HEADERS };
 const HTML = '<!doctype html><title>app</title>';
 
 function answer(status: number, text: string, headers: Record<string, string> = {}): HttpResponse {
@@ -64,7 +65,7 @@ describe.each(modes)('in a %s build', (mode) => {
         ' (text/plain, not JSON)',
       ],
     ])('%s', (_, response, detail) => {
-      const error = answerError(response, WHERE, HEADERS, 30_000);
+      const error = answerError(response, REQUEST);
       expect(error).toMatchObject({ code: 'http', status: response.status });
       expect(error.message).toBe(
         byMode(`HTTP ${response.status} on ${WHERE}${detail}`, `HTTP ${response.status} on ${WHERE}`),
@@ -73,7 +74,7 @@ describe.each(modes)('in a %s build', (mode) => {
 
     it('carries Retry-After, clamped, and quotes the message redacted and cut at 200 characters', () => {
       const text = JSON.stringify({ message: `expired ${TOKEN} ${'x'.repeat(300)}` });
-      const error = answerError(answer(429, text, { 'retry-after': '120' }), WHERE, HEADERS, 30_000);
+      const error = answerError(answer(429, text, { 'retry-after': '120' }), REQUEST);
       expect(error).toMatchObject({ code: 'http', status: 429, retryAfterMs: 30_000 });
       expect(error.message).not.toContain(TOKEN);
       if (dev) {
@@ -83,13 +84,13 @@ describe.each(modes)('in a %s build', (mode) => {
     });
 
     it('has no retryAfterMs without a valid Retry-After', () => {
-      expect(answerError(answer(503, ''), WHERE, HEADERS, 30_000).retryAfterMs).toBeUndefined();
+      expect(answerError(answer(503, ''), REQUEST).retryAfterMs).toBeUndefined();
     });
   });
 
   describe('malformedError: a 2xx body that does not decode', () => {
     it('names the reason, and the content type when the body is not JSON', () => {
-      const page = malformedError(answer(200, HTML, { 'content-type': 'text/html' }), WHERE, HEADERS, 'not JSON');
+      const page = malformedError(answer(200, HTML, { 'content-type': 'text/html' }), REQUEST, 'not JSON');
       expect(page).toMatchObject({ code: 'decode' });
       expect(page.status).toBeUndefined();
       expect(page.message).toBe(
@@ -98,7 +99,7 @@ describe.each(modes)('in a %s build', (mode) => {
           `Malformed response body on ${WHERE} (HTTP 200)`,
         ),
       );
-      const field = malformedError(answer(299, '{"code":0}'), WHERE, HEADERS, 'message is not a string');
+      const field = malformedError(answer(299, '{"code":0}'), REQUEST, 'message is not a string');
       expect(field.message).toBe(
         byMode(
           `Malformed response body on ${WHERE} (HTTP 299): message is not a string`,
@@ -110,7 +111,7 @@ describe.each(modes)('in a %s build', (mode) => {
 
   describe('backendError: an envelope code the call does not expect', () => {
     it('carries the code and quotes the message redacted', () => {
-      const error = backendError({ code: 50001, message: `bad ${TOKEN}`, data: null }, WHERE, HEADERS);
+      const error = backendError({ code: 50001, message: `bad ${TOKEN}`, data: null }, REQUEST);
       expect(error).toMatchObject({ code: 'backend', backendCode: 50001 });
       expect(error.message).toBe(
         byMode(`Backend answered code 50001 on ${WHERE}: bad [redacted]`, `Backend answered code 50001 on ${WHERE}`),
@@ -120,7 +121,7 @@ describe.each(modes)('in a %s build', (mode) => {
 
   describe('fetchError: a fetch that failed', () => {
     it('a rejection is a network error, named by its system code', () => {
-      const error = fetchError(thrownBy('Error', `connect to ${TOKEN}`, { code: 'ECONNREFUSED' }), WHERE, HEADERS);
+      const error = fetchError(thrownBy('Error', `connect to ${TOKEN}`, { code: 'ECONNREFUSED' }), REQUEST);
       expect(error).toMatchObject({ code: 'network' });
       expect(error.message).toBe(byMode(`${WHERE} failed: connection refused (ECONNREFUSED)`, `${WHERE} failed`));
       if (dev) {
@@ -154,14 +155,14 @@ describe.each(modes)('in a %s build', (mode) => {
       ['a name with more before it as Error', thrownBy('xFooError', 'x'), 'Error'],
       ['a name with more after it as Error', thrownBy('FooErrorx', 'x'), 'Error'],
     ])('%s', (_, thrown, phrase) => {
-      const error = fetchError(thrown, WHERE, HEADERS);
+      const error = fetchError(thrown, REQUEST);
       expect(error).toMatchObject({ code: 'network' });
       expect(error.message).toBe(byMode(`${WHERE} failed: ${phrase}`, `${WHERE} failed`));
     });
 
     it('a name or code quoting a header value is not copied to the cause', () => {
       const thrown = thrownBy('Error', 'x', { code: 'ESECRET7F3A9C2E' });
-      const error = fetchError(thrown, WHERE, { authorization: 'Bearer ESECRET7F3A9C2E' });
+      const error = fetchError(thrown, { where: WHERE, headers: { authorization: 'Bearer ESECRET7F3A9C2E' } });
       if (dev) {
         expect((error.cause as { code?: string }).code).toBeUndefined();
         expect(error.message).toBe(`${WHERE} failed: Error`);
@@ -169,7 +170,7 @@ describe.each(modes)('in a %s build', (mode) => {
     });
 
     it('a thrown value that is not an error is quoted as text', () => {
-      const error = fetchError('offline', WHERE, HEADERS);
+      const error = fetchError('offline', REQUEST);
       expect(error).toMatchObject({ code: 'network' });
       if (dev) {
         expect(error.cause).toMatchObject({ name: 'Error', message: 'offline' });
@@ -178,7 +179,7 @@ describe.each(modes)('in a %s build', (mode) => {
     });
 
     it('a fetch that threw before sending is a setup error, naming what it threw', () => {
-      const error = fetchError(thrownBy('TypeError', 'Illegal invocation'), WHERE, HEADERS, { beforeSending: true });
+      const error = fetchError(thrownBy('TypeError', 'Illegal invocation'), { ...REQUEST, beforeSending: true });
       expect(error).toMatchObject({ code: 'invalid_argument' });
       expect(error.message).toBe(
         byMode(
@@ -189,9 +190,9 @@ describe.each(modes)('in a %s build', (mode) => {
     });
 
     it('a missing global is a setup error even when the fetch rejects; "not a function" says there is no fetch', () => {
-      const missing = fetchError(new ReferenceError('Response is not defined'), WHERE, HEADERS);
+      const missing = fetchError(new ReferenceError('Response is not defined'), REQUEST);
       expect(missing).toMatchObject({ code: 'invalid_argument' });
-      const none = fetchError(new TypeError('fetch is not a function'), WHERE, HEADERS, { beforeSending: true });
+      const none = fetchError(new TypeError('fetch is not a function'), { ...REQUEST, beforeSending: true });
       expect(none.message).toBe(
         byMode(`${WHERE}: no fetch function: pass a working \`fetch\` to createClient`, `${WHERE}: no working fetch`),
       );

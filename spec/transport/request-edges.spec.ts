@@ -132,5 +132,5 @@ describe('request edges', () => {
 });
 
 function noRetries() {
-  return { retries: 0, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 30_000, random: () => 0.5 };
+  return { retries: 0, random: () => 0.5 };
 }

@@ -26,7 +26,7 @@ describe('parseRetryAfter()', () => {
     ['-1', null, undefined],
     ['99999999', null, 30_000],
     [null, null, undefined],
-  ])('%j with Date %j → %j', (value, at, ms) => expect(parseRetryAfter(value, at, 30_000)).toBe(ms));
+  ])('%j with Date %j → %j', (value, at, ms) => expect(parseRetryAfter(value, at)).toBe(ms));
 });
 
 describe('retryDelayMs()', () => {
