@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { BillingCheckResult, BillingModule, BillingStatus, UsageInfo } from '../index';
 import { initialStatus } from '../shared/billing-status';
+import { unlessThrows } from '../shared/errors';
 // Display equality is the same as onChange's: every field but the ticking countdown, which has its own store.
 import { sameUsage } from '../shared/quota-keys';
 
@@ -51,14 +52,9 @@ const INSUFFICIENT: BillingCheckResult = Object.freeze({ canProceed: false, reas
 // `read` gets the last snapshot, to return it again while nothing shown changed.
 function store<T>(sources: ReadonlyArray<Observable<unknown>>, initial: T, read: (last: T) => T): ExternalStore<T> {
   let last = initial;
-  const getSnapshot = (): T => {
-    try {
-      last = read(last);
-    } catch {
-      // After dispose the billing methods throw; a mounted component keeps showing the last value.
-    }
-    return last;
-  };
+  // After dispose the billing methods throw; a mounted component keeps showing the last value. No
+  // snapshot is null or undefined once one was not: the usage is null only before the first fetch.
+  const getSnapshot = (): T => (last = unlessThrows(() => read(last)) ?? last);
   return {
     subscribe: (onStoreChange) => {
       const subscriptions = sources.map((source$) => source$.subscribe(() => onStoreChange()));
