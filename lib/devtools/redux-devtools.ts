@@ -29,17 +29,15 @@ const READ_ONLY_FEATURES = { pause: true, export: true };
 
 // A DevTools failure must never become a billing failure: a call the extension throws on (a closed port, a
 // state it could not serialize) is dropped, and a `connect` or `init` that throws leaves the client silent.
-function open(extension: DevtoolsExtension, name: string, initial: DevtoolsState): DevtoolsConnection | null {
-  return (
-    unlessThrows((): DevtoolsConnection => {
-      const connection = extension.connect({ name, features: READ_ONLY_FEATURES });
-      connection.init(safeState(initial));
-      return {
-        send: (action, state) => void unlessThrows(() => connection.send(safeAction(action), safeState(state))),
-        close: () => void unlessThrows(() => connection.unsubscribe?.()),
-      };
-    }) ?? null
-  );
+function open(extension: DevtoolsExtension, name: string, initial: DevtoolsState): DevtoolsConnection | undefined {
+  return unlessThrows((): DevtoolsConnection => {
+    const connection = extension.connect({ name, features: READ_ONLY_FEATURES });
+    connection.init(safeState(initial));
+    return {
+      send: (action, state) => void unlessThrows(() => connection.send(safeAction(action), safeState(state))),
+      close: () => void unlessThrows(() => connection.unsubscribe?.()),
+    };
+  });
 }
 
 /**

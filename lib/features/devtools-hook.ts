@@ -60,12 +60,12 @@ export type DevtoolsHook = BillingFeature<'devtools'>;
 /**
  * The one effect of a DevTools bridge. It emits nothing: it calls `open` with the public state
  * as the client is created (after a bootstrap), sends every applied action after the store took
- * it, and closes on dispose, when effects are cut. `open` returns `null` to stay silent.
+ * it, and closes on dispose, when effects are cut. `open` returns `undefined` to stay silent.
  * @internal
  */
 export function devtoolsEffect(
   { scheduler, wallNow }: FeatureSetup,
-  open: (initial: DevtoolsState) => DevtoolsConnection | null,
+  open: (initial: DevtoolsState) => DevtoolsConnection | undefined,
 ): Effect {
   return (action$, state$) =>
     new Observable<never>(() => {
@@ -88,7 +88,7 @@ export function devtoolsEffect(
         };
       };
       const connection = open(stateOf(state$.value));
-      if (connection === null) return undefined;
+      if (connection === undefined) return undefined;
       const subscription = action$.subscribe((action) => connection.send(action, stateOf(state$.value)));
       // Closed once nothing more is sent: after the actions' subscription ends.
       subscription.add(() => connection.close());
