@@ -1,18 +1,15 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
 
 /** A promise with the functions that settle it, for code that settles it from elsewhere. */
-export interface Deferred<T> {
-  readonly promise: Promise<T>;
-  readonly resolve: (value: T | PromiseLike<T>) => void;
-  readonly reject: (reason: unknown) => void;
+export function deferred<T = void>() {
+  let resolve!: (value: T | PromiseLike<T>) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((yes, no) => ((resolve = yes), (reject = no)));
+  return { promise, resolve, reject } as const;
 }
 
-export function deferred<T = void>(): Deferred<T> {
-  let resolve!: Deferred<T>['resolve'];
-  let reject!: Deferred<T>['reject'];
-  const promise = new Promise<T>((yes, no) => ((resolve = yes), (reject = no)));
-  return { promise, resolve, reject };
-}
+/** What `deferred()` gives: `promise`, `resolve` and `reject`, read-only. */
+export type Deferred<T> = ReturnType<typeof deferred<T>>;
 
 /** How long `deadline()` lets its work run, and what it ends with otherwise. */
 export type DeadlineOptions<T> = {
