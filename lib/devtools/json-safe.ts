@@ -37,21 +37,11 @@ export function safeAction(action: { readonly type: string }): { type: string } 
   return { type: 'unknown', ...record(action, 0) };
 }
 
-// Only the named fields of `input`, each kept or dropped as `record` does.
-function pick<T extends object>(input: T, keys: ReadonlyArray<keyof T & string>): { [key: string]: Json } {
-  return record(Object.fromEntries(keys.map((key) => [key, input[key]])), 0);
-}
-
 /** The state as the DevTools show it: usage fields, the status (its error as a code), the free period's end. */
-export function safeState({ usage, status, freePeriodEndsAt }: DevtoolsState): { [key: string]: Json } {
-  return {
-    // Numbers and flags only, each kept or dropped as `record` does.
-    usage: usage && record(usage, 0),
-    status: {
-      ...pick(status, ['loaded', 'loading', 'fetchedAt', 'pending']),
-      // An error's identity without its message (which quotes what the backend said).
-      error: status.error === null ? null : pick(status.error, ['code', 'status', 'backendCode']),
-    },
-    freePeriodEndsAt: value('freePeriodEndsAt', freePeriodEndsAt, MAX_DEPTH) ?? null,
-  };
+export function safeState(state: DevtoolsState): { [key: string]: Json } {
+  const { error } = state.status;
+  // An error's identity without its message (which quotes what the backend said).
+  const shown = error && { code: error.code, status: error.status, backendCode: error.backendCode };
+  // Numbers and flags only, each kept or dropped as `record` does.
+  return record({ ...state, status: { ...state.status, error: shown } }, 0);
 }
