@@ -133,25 +133,23 @@ export function invalid(message: string, ...got: [unknown?]): never {
   throw new BillingError('invalid_argument', __DEV__ && got.length ? `${message} (got ${shown(got[0])})` : message);
 }
 
+// What to install or pass where a global is missing; read in development only, so a production
+// build keeps none of it.
+const GLOBAL_FIXES = {
+  crypto:
+    "import 'react-native-get-random-values' before this package in React Native (on Node 18, run with " +
+    '--experimental-global-webcrypto), or pass consume({ externalId }) yourself',
+  URL: 'install a URL polyfill such as react-native-url-polyfill',
+  AbortController: 'install an AbortController polyfill',
+};
+
 /**
  * Throws `invalid_argument` for a global this runtime lacks (a bare Hermes,
  * React Native without a polyfill), from the call that needs it; in
  * development the message names the fix.
  */
-export function missingGlobal(name: 'crypto' | 'URL' | 'AbortController'): never {
-  return invalid(
-    __DEV__
-      ? `This runtime has no global ${name}: ${
-          {
-            crypto:
-              "import 'react-native-get-random-values' before this package in React Native (on Node 18, run with " +
-              '--experimental-global-webcrypto), or pass consume({ externalId }) yourself',
-            URL: 'install a URL polyfill such as react-native-url-polyfill',
-            AbortController: 'install an AbortController polyfill',
-          }[name]
-        }`
-      : `no global ${name}`,
-  );
+export function missingGlobal(name: keyof typeof GLOBAL_FIXES): never {
+  return invalid(__DEV__ ? `This runtime has no global ${name}: ${GLOBAL_FIXES[name]}` : `no global ${name}`);
 }
 
 /** What `make` returns, or `undefined` if it throws (a value that may not be readable, a DevTools call). */
