@@ -29,7 +29,8 @@ const CANCELED = /^(aborted|disposed)$/;
  * a consume answered at once, which has no start of its own), and the usage
  * fetches and balance refreshes open, oldest first. A retry notice of a POST
  * finds its consume by `externalId`; one of a GET, the newest fetch or refresh
- * open on its path.
+ * open on its path. What it returns are the events feature's store hooks
+ * `observe` and `onRetry`.
  */
 export function eventState(add: AddEvent) {
   let count = 0;
@@ -93,7 +94,7 @@ export function eventState(add: AddEvent) {
       (on[action.type] as ((action: BillingAction) => void) | undefined)?.(action);
     },
     /** The events of a retry notice of the transport, and the attempts it adds to its operation. */
-    retry({ attempt, delayMs, path, error }: RetryNotice): void {
+    onRetry({ attempt, delayMs, path, error }: RetryNotice): void {
       const post = path === PATHS.consume;
       const fetching = path === PATHS.balance && fetches.refresh.length > 0 ? fetches.refresh : fetches.usage;
       const open = post ? posting : fetching[fetching.length - 1];

@@ -49,12 +49,11 @@ export function billingEvents(options: BillingEventsOptions = {}): BillingFeatur
       const add: AddEvent = (type, facts) => {
         if (hub.active()) hub.emit({ type, at: scheduler.now(), wallTime: wallNow(), ...facts } as BillingEvent);
       };
-      const state = eventState(add);
       return {
         events$: hub.events$,
-        observe: state.observe,
+        // The store's two hooks that tell it facts: `observe` and `onRetry`.
+        ...eventState(add),
         onRecovered: (recovered) => add('consume:recovered', recovered),
-        onRetry: state.retry,
         // An effect that emits nothing: cut on dispose(), after the pending calls settled, it ends events$.
         effects: [() => new Observable<never>(() => () => hub.complete())],
       };
