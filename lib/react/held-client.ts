@@ -3,18 +3,6 @@ import type { Client } from '../index';
 /** Who a provider's client is for: an id (not a token), `null` or absent for an app with one user. */
 export type BillingUser = string | number | null | undefined;
 
-/**
- * One client a provider made in render, the user it was made for, and the mounted providers' effects
- * holding it. `made` numbers the clients in the order their renders made them.
- */
-export interface Held {
-  readonly client: Client;
-  readonly user: BillingUser;
-  readonly made: number;
-  claims: number;
-  disposed: boolean;
-}
-
 // Clients made in a render that no effect has claimed yet. A render React throws away never runs
 // its effects: React 18's StrictMode drops the first of its two mount renders, hooks and refs
 // included, and a concurrent render can be dropped before its commit. Its client stays here until
@@ -33,13 +21,20 @@ function dispose(held: Held): void {
   held.client.billing.dispose();
 }
 
-/** Makes the client in render; in a browser it waits for an effect to claim it. */
-export function hold(create: (user: BillingUser) => Client, user: BillingUser): Held {
-  const held: Held = { client: create(user), user, made: (madeSoFar += 1), claims: 0, disposed: false };
+/**
+ * Makes the client in render; in a browser it waits for an effect to claim it. It gives the client, the
+ * user it was made for, `made` (which numbers the clients in the order their renders made them), the
+ * mounted providers' effects holding it (`claims`), and whether it was disposed.
+ */
+export function hold(create: (user: BillingUser) => Client, user: BillingUser) {
+  const held = { client: create(user), user, made: (madeSoFar += 1), claims: 0, disposed: false };
   // A server render never commits, so nothing would ever sweep what it made: those are not listed.
   if (typeof window !== 'undefined') unclaimed.add(held);
   return held;
 }
+
+/** One client a provider made in render, as {@link hold} gives it. */
+export type Held = ReturnType<typeof hold>;
 
 /**
  * Called from a provider's effect. A commit runs every mounted provider's effects before a
