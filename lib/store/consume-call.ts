@@ -4,7 +4,7 @@ import { BillingError } from '../shared/errors';
 import type { Observable } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import type { RecoveredConsume } from '../shared/feature-types';
-import type { BillingConsumeResult } from '../shared/types';
+import type { BillingConsumeResult, ConsumeOptions } from '../shared/types';
 import type { Flight } from './flight';
 import type { LoadContext } from './usage';
 
@@ -72,11 +72,7 @@ export interface ConsumeContext extends LoadContext {
 }
 
 /** How a consume starts: the caller's id and signal, and who asked for it (absent: the app). */
-export interface ConsumeStart {
-  readonly externalId?: string | undefined;
-  readonly signal?: AbortSignal | undefined;
-  readonly origin?: ConsumeOrigin | undefined;
-}
+export type ConsumeStart = ConsumeOptions & { readonly origin?: ConsumeOrigin };
 
 /** One consume: what it learns on the way, and how its caller is settled. */
 export interface ConsumeCall {
