@@ -65,7 +65,7 @@ export interface ConsumeContext extends LoadContext {
   readonly recovery: Recovery | undefined;
   /** Where the next consume waits for its turn: consumes run one at a time, in call order. */
   tail: Promise<void>;
-  /** The consumes whose caller is still waiting, each by its `stop`, so `dispose()` settles every one. */
+  /** The consumes whose caller is still waiting, each by its `end`, so `dispose()` settles every one. */
   readonly waiting: Set<(error: BillingError) => void>;
   readonly balance: Flight<number>;
   readonly newId: () => string;
@@ -88,10 +88,11 @@ export interface ConsumeCall {
   /** What the backend answered: a result, or a refusal. */
   result?: BillingConsumeResult;
   error?: BillingError;
-  /** Settles the caller once: with what the backend answered, else with `failure` (an abort, `dispose()`). */
+  /**
+   * Settles the caller once: with what the backend answered, else with `failure` (an abort, `dispose()`);
+   * then aborts whatever of its work is left (none once its turn is over).
+   */
   end(failure?: unknown): void;
-  /** Ends the call with `error` and aborts its work (the caller's abort, `dispose()`). */
-  stop(error: BillingError): void;
   readonly outcome: Promise<BillingConsumeResult>;
 }
 
@@ -109,7 +110,7 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
     post: 'none',
     outcome: outcome.promise,
     end(failure) {
-      if (!context.waiting.delete(call.stop)) return;
+      if (!context.waiting.delete(call.end)) return;
       const { result = null, externalId, post } = call;
       let error: BillingError | null = null;
       if (!result) {
@@ -135,13 +136,10 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
       if (post !== 'none') context.journal?.remove(externalId as string);
       if (result) outcome.resolve(result);
       else outcome.reject(error);
-    },
-    stop(error) {
-      call.end(error);
       controller.abort();
     },
   };
-  context.waiting.add(call.stop);
+  context.waiting.add(call.end);
   context.dispatch({ type: 'consume/started', call: number, externalId: start.externalId, origin: start.origin });
   return call;
 }

@@ -149,7 +149,7 @@ export function createStore(setup: StoreSetup): Client {
       if (disposed) return;
       // Pending calls settle first (an answered consume with its answer) and clear the journal,
       // synchronously; then the effects, the requests and the timers go.
-      context.waiting.forEach((stop) => stop(disposedError()));
+      context.waiting.forEach((end) => end(disposedError()));
       disposed = true;
       core.stop();
       usage.stop(disposedError());
