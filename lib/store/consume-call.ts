@@ -90,7 +90,7 @@ export interface ConsumeCall {
   error?: BillingError;
   /**
    * Settles the caller once: with what the backend answered, else with `failure` (an abort, `dispose()`);
-   * then aborts whatever of its work is left (none once its turn is over).
+   * ended with a failure, it also aborts whatever of its work is left (a turn that succeeded leaves none).
    */
   end(failure?: unknown): void;
   readonly outcome: Promise<BillingConsumeResult>;
@@ -136,7 +136,7 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
       if (post !== 'none') context.journal?.remove(externalId as string);
       if (result) outcome.resolve(result);
       else outcome.reject(error);
-      controller.abort();
+      if (failure !== undefined) controller.abort();
     },
   };
   context.waiting.add(call.end);
