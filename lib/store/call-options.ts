@@ -9,13 +9,12 @@ import { isExternalId, MAX_EXTERNAL_ID_LENGTH } from '../shared/wire';
  */
 export function callOptionsError(options: unknown, call: 'consume' | 'getUsage'): BillingError | null {
   if (typeof options !== 'object' || options === null) return null;
-  const { signal, externalId } = options as Record<string, unknown>;
+  const { signal, externalId } = options as { signal?: Partial<AbortSignal>; externalId?: unknown };
   // Duck-typed, so a signal from another realm (an iframe) or a polyfill passes.
-  const listenable = signal as Partial<AbortSignal> | undefined;
   const listens =
-    typeof listenable?.aborted === 'boolean' &&
-    typeof listenable.addEventListener === 'function' &&
-    typeof listenable.removeEventListener === 'function';
+    typeof signal?.aborted === 'boolean' &&
+    typeof signal.addEventListener === 'function' &&
+    typeof signal.removeEventListener === 'function';
   if (signal !== undefined && !listens) {
     return new BillingError(
       'invalid_argument',

@@ -4,7 +4,7 @@ import { BillingError } from '../shared/errors';
 import type { Observable } from 'rxjs';
 import type { BillingAction } from '../core/actions';
 import type { RecoveredConsume } from '../shared/feature-types';
-import type { BillingConsumeResult } from '../shared/types';
+import type { BillingConsumeResult, ConsumeOptions } from '../shared/types';
 import type { Flight } from './flight';
 import type { LoadContext } from './usage';
 
@@ -65,18 +65,14 @@ export interface ConsumeContext extends LoadContext {
   readonly recovery: Recovery | undefined;
   /** Where the next consume waits for its turn: consumes run one at a time, in call order. */
   tail: Promise<void>;
-  /** The consumes whose caller is still waiting, each by its `stop`, so `dispose()` settles every one. */
+  /** The consumes whose caller is still waiting, each by its `end`, so `dispose()` settles every one. */
   readonly waiting: Set<(error: BillingError) => void>;
   readonly balance: Flight<number>;
   readonly newId: () => string;
 }
 
 /** How a consume starts: the caller's id and signal, and who asked for it (absent: the app). */
-export interface ConsumeStart {
-  readonly externalId?: string | undefined;
-  readonly signal?: AbortSignal | undefined;
-  readonly origin?: ConsumeOrigin | undefined;
-}
+export type ConsumeStart = ConsumeOptions & { readonly origin?: ConsumeOrigin };
 
 /** One consume: what it learns on the way, and how its caller is settled. */
 export interface ConsumeCall {
@@ -92,10 +88,11 @@ export interface ConsumeCall {
   /** What the backend answered: a result, or a refusal. */
   result?: BillingConsumeResult;
   error?: BillingError;
-  /** Settles the caller once: with what the backend answered, else with `failure` (an abort, `dispose()`). */
+  /**
+   * Settles the caller once: with what the backend answered, else with `failure` (an abort, `dispose()`);
+   * ended with a failure, it also aborts whatever of its work is left (a turn that succeeded leaves none).
+   */
   end(failure?: unknown): void;
-  /** Ends the call with `error` and aborts its work (the caller's abort, `dispose()`). */
-  stop(error: BillingError): void;
   readonly outcome: Promise<BillingConsumeResult>;
 }
 
@@ -113,7 +110,7 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
     post: 'none',
     outcome: outcome.promise,
     end(failure) {
-      if (!context.waiting.delete(call.stop)) return;
+      if (!context.waiting.delete(call.end)) return;
       const { result = null, externalId, post } = call;
       let error: BillingError | null = null;
       if (!result) {
@@ -139,13 +136,10 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
       if (post !== 'none') context.journal?.remove(externalId as string);
       if (result) outcome.resolve(result);
       else outcome.reject(error);
-    },
-    stop(error) {
-      call.end(error);
-      controller.abort();
+      if (failure !== undefined) controller.abort();
     },
   };
-  context.waiting.add(call.stop);
+  context.waiting.add(call.end);
   context.dispatch({ type: 'consume/started', call: number, externalId: start.externalId, origin: start.origin });
   return call;
 }

@@ -109,7 +109,7 @@ export function startConsume(context: ConsumeContext, start: ConsumeStart): Prom
     {
       signal: start.signal,
       onAbort: () => {
-        call.stop(abortedError());
+        call.end(abortedError());
         return call.outcome;
       },
     },

@@ -21,15 +21,8 @@ import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView } from './views';
 
 const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
-// A consume that settles without a POST still open: refused before anything was sent, or free.
-const unsent = (result: BillingConsumeResult | null, error: BillingError | null): ConsumeSettled => ({
-  type: 'consume/settled',
-  externalId: null,
-  result,
-  error,
-  charged: false,
-  unanswered: false,
-});
+// What a consume that settles without a POST still open shares: refused before anything was sent, or free.
+const unsent = { type: 'consume/settled', externalId: null, charged: false, unanswered: false } as const;
 
 /**
  * The billing module, built on the store core (`store-core.ts`): the consume
@@ -107,7 +100,7 @@ export function createStore(setup: StoreSetup): Client {
       const refused = callOptionsError(options, 'consume');
       if (refused) {
         // Refused before anything was sent, and still told as a failed consume.
-        dispatch(unsent(null, refused));
+        dispatch({ ...unsent, result: null, error: refused });
         return Promise.reject(refused);
       }
       // Read one by one: an `options ?? {}` to destructure would be an object per free consume.
@@ -118,7 +111,7 @@ export function createStore(setup: StoreSetup): Client {
         return startConsume(context, { externalId, signal });
       if (free?.action.result?.freeRemaining !== (state().quota?.freeRemaining ?? 0)) {
         const result = Object.freeze(unchargedResult(state()));
-        free = { promise: Promise.resolve(result), action: unsent(result, null) };
+        free = { promise: Promise.resolve(result), action: { ...unsent, result, error: null } };
       }
       dispatch(externalId === undefined ? free.action : { ...free.action, externalId });
       return free.promise;
@@ -149,7 +142,7 @@ export function createStore(setup: StoreSetup): Client {
       if (disposed) return;
       // Pending calls settle first (an answered consume with its answer) and clear the journal,
       // synchronously; then the effects, the requests and the timers go.
-      context.waiting.forEach((stop) => stop(disposedError()));
+      context.waiting.forEach((end) => end(disposedError()));
       disposed = true;
       core.stop();
       usage.stop(disposedError());

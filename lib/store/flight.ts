@@ -1,14 +1,5 @@
-import { deadline, deferred, type Deferred } from '../shared/deadline';
+import { deadline, deferred } from '../shared/deadline';
 import { abortedError } from '../shared/errors';
-
-/** One request of a flight: sent, or queued to go once the newest one in flight settles. */
-interface Request<T> {
-  readonly controller: AbortController;
-  /** Pending until sent: a queued request its callers all left is never sent, and settles nobody. */
-  readonly answer: Deferred<T>;
-  /** The callers that may still leave; Infinity once one without a signal joined, as nobody can leave for it. */
-  callers: number;
-}
 
 /** How a caller joins a flight. */
 export interface JoinOptions {
@@ -42,19 +33,19 @@ export interface Flight<T> {
  */
 export function flight<T>(start: (controller: AbortController) => Promise<T>): Flight<T> {
   // The newest request sent, while in flight; the one queued behind it; every one in flight somebody waits for.
-  let current: Request<T> | null = null;
-  let queued: Request<T> | null = null;
-  const running = new Set<Request<T>>();
+  let current: Request | null = null;
+  let queued: Request | null = null;
+  const running = new Set<Request>();
 
   // Never joined again (it settled, or nobody waits for it any more); the queued one may go.
-  const drop = (request: Request<T>) => {
+  const drop = (request: Request) => {
     running.delete(request);
     if (queued === request) queued = null;
     if (current === request) current = null;
     // The queued request goes as soon as nothing newer is in flight.
     if (current === null && queued !== null) send(queued);
   };
-  const send = (request: Request<T>) => {
+  const send = (request: Request) => {
     if (queued === request) queued = null;
     current = request;
     running.add(request);
@@ -65,12 +56,16 @@ export function flight<T>(start: (controller: AbortController) => Promise<T>): F
     sent.then(request.answer.resolve, request.answer.reject);
     return request;
   };
-  const make = (): Request<T> => ({ controller: new AbortController(), answer: deferred<T>(), callers: 0 });
+  // One request: sent, or queued to go once the newest one in flight settles. Its answer is pending until
+  // it is sent: a queued request its callers all left is never sent, and settles nobody. `callers`: those
+  // that may still leave; Infinity once one without a signal joined, as nobody can leave for it.
+  const make = () => ({ controller: new AbortController(), answer: deferred<T>(), callers: 0 });
+  type Request = ReturnType<typeof make>;
   const pick = (fresh: JoinOptions['fresh']) =>
     fresh === 'now'
       ? send(queued ?? make())
       : (queued ?? (current === null ? send(make()) : fresh ? (queued = make()) : current));
-  const leave = (request: Request<T>) => {
+  const leave = (request: Request) => {
     if (--request.callers > 0) return;
     request.controller.abort();
     drop(request);

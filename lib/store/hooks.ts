@@ -1,13 +1,12 @@
 // The hooks the store calls, and the only things it knows of features: lib/features/feature.ts
 // builds the public feature protocol on them, so the store imports nothing from features/.
 import type { Observable } from 'rxjs';
-import type { BillingAction } from '../core/actions';
-import type { BillingState } from '../core/state';
 import type { BillingEvent } from '../shared/billing-event';
 import type { RecoveredConsume } from '../shared/feature-types';
 import type { RetryNotice } from '../transport/config';
 import type { ConsumeJournal, ConsumeLock, Recovery } from './consume-call';
 import type { Effect } from './effect';
+import type { Observer } from './store-core';
 
 /**
  * A page marks each id it reported on `recovered$` for as long as it lives; a page about to replay an id
@@ -41,7 +40,7 @@ export interface StoreHooks {
   /** Journals consumes across reloads (reload safety); the first feature that has one wins. */
   readonly journal?: ConsumeJournal;
   /** Sees each applied fact with the states around it, synchronously, before any effect. */
-  readonly observe?: (action: BillingAction, before: BillingState, after: BillingState) => void;
+  readonly observe?: Observer;
   /** Hears each outcome reported on `recovered$` (the events feature). */
   readonly onRecovered?: (recovered: RecoveredConsume) => void;
   /** Becomes `billing.events$`; without it, `events$` never emits and says so once in development. */

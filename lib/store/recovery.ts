@@ -46,13 +46,11 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
         const call = newCall(context, { externalId, origin });
         // A replay has no caller to await it: its outcome is reported, never an unhandled rejection.
         call.outcome.catch(() => undefined);
-        let failure: unknown;
-        try {
-          refresh = (await sendConsume(context, call, externalId)) || refresh;
-        } catch (error) {
-          failure = error;
-        }
-        call.end(failure);
+        // Ended with the backend's answer, or with the failure of its POST.
+        await sendConsume(context, call, externalId).then((charged) => {
+          refresh ||= charged;
+          call.end();
+        }, call.end);
       }
       return refresh;
     },

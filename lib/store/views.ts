@@ -20,7 +20,8 @@ export function freePeriodRemainingView(
     let shown = -1;
     let ticking: Subscription | undefined;
     const show = (seconds: number) => seconds !== shown && subscriber.next((shown = seconds));
-    const subscription = state$.subscribe({
+    subscriber.add(() => ticking?.unsubscribe());
+    return state$.subscribe({
       next: (state) => {
         if (state.freePeriodEnd === end) return;
         const until = (end = state.freePeriodEnd) ?? 0;
@@ -38,12 +39,8 @@ export function freePeriodRemainingView(
               }, untilNext())
             : undefined;
       },
-      // The store completes on dispose: the ticking timer goes with the teardown below.
+      // The store completes on dispose: the ticking timer goes with the teardown added above.
       complete: () => subscriber.complete(),
     });
-    return () => {
-      subscription.unsubscribe();
-      ticking?.unsubscribe();
-    };
   });
 }
