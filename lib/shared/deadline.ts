@@ -8,9 +8,6 @@ export function deferred<T = void>() {
   return { promise, resolve, reject } as const;
 }
 
-/** What `deferred()` gives: `promise`, `resolve` and `reject`, read-only. */
-export type Deferred<T> = ReturnType<typeof deferred<T>>;
-
 /** How long `deadline()` lets its work run, and what it ends with otherwise. */
 export type DeadlineOptions<T> = {
   /** The caller's signal: an abort ends the race with `onAbort()`. */
