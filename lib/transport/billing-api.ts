@@ -61,7 +61,7 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
     freeCount: defineCall('GET', PATHS.freeTrialCount, decodeFreeCount, {
       query: `?module=${encodeURIComponent(module)}`,
     }),
-    balance: defineCall('GET', PATHS.balance, decodeBalance),
+    balance: defineCall('GET', PATHS.balance, (data) => decodeBalance(data).balance),
     consume: (externalId, options) =>
       consume({ ...options, body: JSON.stringify({ module, external_id: externalId }) }),
   };

@@ -79,10 +79,8 @@ export const decodeFreeCount = decoderOf<FreeCount>('data', {
   credits_per_use: AMOUNT,
 });
 
-const balanceOf = decoderOf<{ balance: number }>('data', { balance: AMOUNT });
-
 /** `data` of `GET /ai/v1/credit/getBalance`. */
-export const decodeBalance = (data: unknown): number => balanceOf(data).balance;
+export const decodeBalance = decoderOf<{ balance: number }>('data', { balance: AMOUNT });
 
 /** `data` of a `POST /ai/v5/service/free_trial` answered with code 0. */
 export const decodeConsume = decoderOf<ConsumeData>('data', { free_remaining: COUNT, is_credit: FLAG });
