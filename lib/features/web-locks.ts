@@ -31,21 +31,18 @@ export function locksOf(given: LocksLike | null | undefined, factory: string): L
  * nothing held or asked for.
  */
 export function holdLock(locks: LocksLike, name: string): { release: () => void; granted: Promise<boolean> } {
+  // One signal both withdraws the request and ends the hold: a granted lock is held until it aborts.
   const withdraw = new AbortController();
-  const held = deferred();
+  const released = new Promise<void>((resolve) => withdraw.signal.addEventListener('abort', () => resolve()));
   const granted = deferred<boolean>();
-  const release = () => {
-    withdraw.abort();
-    held.resolve();
-  };
   // Asked from an async function, so a lock manager that throws instead of rejecting is refused alike.
   void (async () =>
     locks.request(name, { signal: withdraw.signal }, () => {
-      if (withdraw.signal.aborted) return Promise.resolve();
-      granted.resolve(true);
-      return held.promise;
+      // A grant after the release is let go at once (`released` has settled), and tells nobody.
+      if (!withdraw.signal.aborted) granted.resolve(true);
+      return released;
     }))().catch(() => withdraw.signal.aborted || granted.resolve(false));
-  return { release, granted: granted.promise };
+  return { release: () => withdraw.abort(), granted: granted.promise };
 }
 
 /** The lock a page holds for its client's life (the store holds it once): free means that page is gone. */
