@@ -55,10 +55,7 @@ const reportedLockName = (scope: string, externalId: string): string => scopedNa
  * What both features that find unanswered POSTs bring: the one recovery, this page's lock, and the
  * mark of what it reported, which the store holds for its life (it takes the first offered).
  */
-export const recoveryHooks = (
-  locks: LocksLike,
-  { scope, pageId }: Pick<FeatureSetup, 'scope' | 'pageId'>,
-): StoreHooks => ({
+export const recoveryHooks = (locks: LocksLike, { scope, pageId }: FeatureSetup): StoreHooks => ({
   recovery,
   holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)).release,
   // Asked under the lock that serializes the replays (the consume lock, or the journal's): a page that
