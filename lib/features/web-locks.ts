@@ -1,9 +1,9 @@
-import { invalid } from '../shared/errors';
-import { deferred } from '../shared/deadline';
+import { BillingError, invalid } from '../shared/errors';
+import { deadline, deferred } from '../shared/deadline';
 import type { LocksLike } from '../shared/feature-types';
 import type { StoreHooks } from '../store/hooks';
 import { recovery } from '../store/recovery';
-import { scopedName, type FeatureSetup } from './feature';
+import { scopedName, type ConsumeLock, type FeatureSetup, type HeldLock } from './feature';
 
 /**
  * The lock manager a feature uses: the one given, none for `null`, and when omitted the platform's
@@ -31,21 +31,18 @@ export function locksOf(given: LocksLike | null | undefined, factory: string): L
  * nothing held or asked for.
  */
 export function holdLock(locks: LocksLike, name: string): { release: () => void; granted: Promise<boolean> } {
+  // One signal both withdraws the request and ends the hold: a granted lock is held until it aborts.
   const withdraw = new AbortController();
-  const held = deferred();
+  const released = new Promise<void>((resolve) => withdraw.signal.addEventListener('abort', () => resolve()));
   const granted = deferred<boolean>();
-  const release = () => {
-    withdraw.abort();
-    held.resolve();
-  };
   // Asked from an async function, so a lock manager that throws instead of rejecting is refused alike.
   void (async () =>
     locks.request(name, { signal: withdraw.signal }, () => {
-      if (withdraw.signal.aborted) return Promise.resolve();
-      granted.resolve(true);
-      return held.promise;
+      // A grant after the release is let go at once (`released` has settled), and tells nobody.
+      if (!withdraw.signal.aborted) granted.resolve(true);
+      return released;
     }))().catch(() => withdraw.signal.aborted || granted.resolve(false));
-  return { release, granted: granted.promise };
+  return { release: () => withdraw.abort(), granted: granted.promise };
 }
 
 /** The lock a page holds for its client's life (the store holds it once): free means that page is gone. */
@@ -58,10 +55,7 @@ const reportedLockName = (scope: string, externalId: string): string => scopedNa
  * What both features that find unanswered POSTs bring: the one recovery, this page's lock, and the
  * mark of what it reported, which the store holds for its life (it takes the first offered).
  */
-export const recoveryHooks = (
-  locks: LocksLike,
-  { scope, pageId }: Pick<FeatureSetup, 'scope' | 'pageId'>,
-): StoreHooks => ({
+export const recoveryHooks = (locks: LocksLike, { scope, pageId }: FeatureSetup): StoreHooks => ({
   recovery,
   holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)).release,
   // Asked under the lock that serializes the replays (the consume lock, or the journal's): a page that
@@ -90,4 +84,44 @@ export async function gonePages(locks: LocksLike, scope: string, pages: Iterable
   const gone = new Set<string>();
   for (const page of new Set(pages)) if (await lockFree(locks, pageLockName(scope, page))) gone.add(page);
   return gone;
+}
+
+/**
+ * The cross-tab consume lock of one scope (`unified-billing:<scope>:consume`): once
+ * granted, `findOrphans` learns what the holder must know before deciding (the dead
+ * tabs' unanswered POSTs, another tab's free period) and the lock answers with it.
+ * The wait, that included, ends after `timeoutMs` on the scheduler with `timeout`, or
+ * at once with `aborted` when `signal` aborts; either way the request is withdrawn and
+ * the lock let go. A lock manager that refuses the request lets the consume bill as
+ * without Web Locks.
+ */
+export function consumeLock(
+  locks: LocksLike,
+  { scope, scheduler, timeoutMs }: FeatureSetup,
+  findOrphans: (signal: AbortSignal) => Promise<readonly string[]>,
+): ConsumeLock {
+  const name = scopedName(scope, 'consume');
+  return (signal) =>
+    deadline(
+      async (waitEnded): Promise<HeldLock> => {
+        const { release, granted } = holdLock(locks, name);
+        waitEnded.addEventListener('abort', release, { once: true });
+        // Refused: nothing is held, and the consume bills as without Web Locks.
+        return { release, orphans: (await granted) ? await findOrphans(waitEnded).catch(() => []) : [] };
+      },
+      {
+        scheduler,
+        ms: timeoutMs,
+        signal,
+        onAbort: () => {
+          throw new BillingError('aborted', 'consume() was aborted while waiting for another tab');
+        },
+        onTimeout: () => {
+          throw new BillingError(
+            'timeout',
+            `consume() timed out after ${timeoutMs} ms waiting for the cross-tab consume lock (another tab holds it, or the lock manager does not answer), or under it, for what it learns before deciding (the consumes closed tabs left unanswered, another tab's free period)`,
+          );
+        },
+      },
+    );
 }

@@ -1,6 +1,6 @@
 import { BACKEND_CODES, PATHS, type Envelope } from '../shared/wire';
 import type { Call, CallOptions, RequestOptions, TransportConfig } from './config';
-import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData, type FreeCount } from './decode';
+import { decodeBalance, decodeConsume, decodeFreeCount, type ConsumeData } from './decode';
 import { request } from './request';
 
 /** The backend's answer to a consume, as the engine needs it. */
@@ -8,11 +8,7 @@ export type ConsumeAnswer =
   ({ readonly kind: 'charged' } & ConsumeData) | { readonly kind: 'insufficient' } | { readonly kind: 'blacklisted' };
 
 /** The three backend calls of the spec, nothing else. Every rejection is a `BillingError`. */
-export interface BillingApi {
-  freeCount(options?: CallOptions): Promise<FreeCount>;
-  balance(options?: CallOptions): Promise<number>;
-  consume(externalId: string, options?: CallOptions): Promise<ConsumeAnswer>;
-}
+export type BillingApi = ReturnType<typeof createBillingApi>;
 
 // The consume codes that are answers, not errors.
 const REFUSALS: Readonly<Record<number, ConsumeAnswer>> = {
@@ -25,7 +21,7 @@ const REFUSALS: Readonly<Record<number, ConsumeAnswer>> = {
  * readers are built here once, not per call or attempt; each request is
  * independent of the others (its own abort and timeout).
  */
-export function createBillingApi(config: TransportConfig, appKey: string): BillingApi {
+export function createBillingApi(config: TransportConfig, appKey: string) {
   const module = `generator_${appKey}`;
   // Concurrent 401s share one onUnauthorized: a 401 that arrives while it is pending joins it.
   let reauthorizing: Promise<void> | undefined;
@@ -61,8 +57,8 @@ export function createBillingApi(config: TransportConfig, appKey: string): Billi
     freeCount: defineCall('GET', PATHS.freeTrialCount, decodeFreeCount, {
       query: `?module=${encodeURIComponent(module)}`,
     }),
-    balance: defineCall('GET', PATHS.balance, decodeBalance),
-    consume: (externalId, options) =>
+    balance: defineCall('GET', PATHS.balance, (data) => decodeBalance(data).balance),
+    consume: (externalId: string, options?: CallOptions) =>
       consume({ ...options, body: JSON.stringify({ module, external_id: externalId }) }),
   };
 }

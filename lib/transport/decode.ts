@@ -14,7 +14,8 @@ type Data = Readonly<Record<string, unknown>>;
 // A decode error's message is only the reason: the request names the call and what came back
 // (failure.ts), which a production build does not quote, so there it is empty.
 
-const isRecord = (value: unknown): value is Data =>
+/** A plain object's shape: an object, not null and not an array (the envelope, its `data`, the headers option). */
+export const isRecord = (value: unknown): value is Data =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // Own properties only: a body's `__proto__` or `constructor` key is never read as a field.
@@ -79,10 +80,8 @@ export const decodeFreeCount = decoderOf<FreeCount>('data', {
   credits_per_use: AMOUNT,
 });
 
-const balanceOf = decoderOf<{ balance: number }>('data', { balance: AMOUNT });
-
 /** `data` of `GET /ai/v1/credit/getBalance`. */
-export const decodeBalance = (data: unknown): number => balanceOf(data).balance;
+export const decodeBalance = decoderOf<{ balance: number }>('data', { balance: AMOUNT });
 
 /** `data` of a `POST /ai/v5/service/free_trial` answered with code 0. */
 export const decodeConsume = decoderOf<ConsumeData>('data', { free_remaining: COUNT, is_credit: FLAG });

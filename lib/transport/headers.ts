@@ -1,4 +1,5 @@
 import { invalid } from '../shared/errors';
+import { isRecord } from './decode';
 
 /** Header names and values as the transport sends them. */
 export type HeaderRecord = Readonly<Record<string, string>>;
@@ -27,9 +28,8 @@ function entryProblem(name: string, item: unknown): string {
  * counts too. Throws `invalid_argument`, never retried.
  */
 export function checkedHeaders(value: unknown): HeaderRecord {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    invalid(__DEV__ ? NOT_A_RECORD : PRODUCTION_MESSAGE);
-  let record = value as Record<string, unknown>;
+  if (!isRecord(value)) invalid(__DEV__ ? NOT_A_RECORD : PRODUCTION_MESSAGE);
+  let record = value;
   const { forEach, get } = value as Partial<Headers>;
   if (typeof forEach === 'function' && typeof get === 'function') {
     const copy: Record<string, unknown> = (record = {});

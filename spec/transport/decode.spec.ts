@@ -59,7 +59,7 @@ describe('data decoders', () => {
   type Answer = keyof typeof valid;
   const decoders: Record<Answer, (text: string) => unknown> = {
     count: (text) => decodeFreeCount(decodeEnvelope(text).data),
-    balance: (text) => decodeBalance(decodeEnvelope(text).data),
+    balance: (text) => decodeBalance(decodeEnvelope(text).data).balance,
     consume: (text) => decodeConsume(decodeEnvelope(text).data),
   };
   const numeric: ReadonlyArray<[Answer, string, 'count' | 'amount']> = [

@@ -30,11 +30,9 @@ import { armRefetch, checkRefetch, type RefetchOptions } from './refetch';
 export function refetchOn(options: RefetchOptions): BillingFeature<'refetch'> {
   const checked = checkRefetch(options);
   // Nothing asked for: no effect at all.
-  return { kind: 'refetch', install: () => (checked ? { effects: [armed(checked)] } : {}) };
+  if (!checked) return { kind: 'refetch', install: () => ({}) };
+  // An effect that emits nothing: armed as the client is created, disarmed on dispose.
+  const armed: Effect = (actions, _state$, { usage, scheduler }) =>
+    new Observable<never>(() => armRefetch(checked, { usage, scheduler, actions }));
+  return { kind: 'refetch', install: () => ({ effects: [armed] }) };
 }
-
-// An effect that emits nothing: armed as the client is created, disarmed on dispose.
-const armed =
-  (options: RefetchOptions): Effect =>
-  (actions, _state$, { usage, scheduler }) =>
-    new Observable<never>(() => armRefetch(options, { usage, scheduler, actions }));

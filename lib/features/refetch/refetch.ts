@@ -3,7 +3,7 @@ import { invalid } from '../../shared/errors';
 import { checkFields, integer, type Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
 import { listen, type Listenable } from '../page-life';
-import { watchSource, WHEN_RULE, type WatchOptions } from './when-source';
+import { watchSource, type WatchOptions } from './when-source';
 
 /**
  * Options of `refetchOn()`: when to fetch usage again by itself.
@@ -47,11 +47,15 @@ const BOOLEAN: Rule = [(value) => typeof value === 'boolean', 'a boolean'];
 // setTimeout runs a longer delay at once: a refetch loop, not a slow poll. The call is marked pure: dist/ is
 // one file, where an app's bundler otherwise keeps a module-level call, and with it this table and its texts,
 // in every app, refetchOn() called or not (about 90 B gzipped).
-const RULES = {
+const RULES: Readonly<Record<string, Rule>> = {
   focus: BOOLEAN,
   online: BOOLEAN,
   intervalMs: /* @__PURE__ */ integer(1000, 2_147_483_647),
-  when: WHEN_RULE,
+  // Anything with a `subscribe` method.
+  when: [
+    (value: Subscribable<unknown> | null) => typeof value?.subscribe === 'function',
+    'an Observable or an object with subscribe()',
+  ],
 };
 
 /**

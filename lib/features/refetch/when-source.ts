@@ -1,17 +1,10 @@
 import { Observable, Subscription, type SchedulerLike, type Subscribable } from 'rxjs';
-import type { Rule } from '../../shared/option-names';
 import { inBackground } from '../../shared/scheduler';
 import type { EffectDeps } from '../../store/effect';
 
 // The wait before subscribing again to a source that ended: 1 s, doubled each time, at most 30 s.
 const FIRST_MS = 1_000;
 const LAST_MS = 30_000;
-
-/** What `refetchOn()` checks `when` against: anything with a `subscribe` method. */
-export const WHEN_RULE: Rule = [
-  (value: Subscribable<unknown> | null) => typeof value?.subscribe === 'function',
-  'an Observable or an object with subscribe()',
-];
 
 /** What {@link watchSource} watches, and what it calls. */
 export interface WatchOptions {

@@ -1,12 +1,5 @@
 import { parseMessage, type SyncMessage } from './messages';
 
-// Named by its class only (`SecurityError` for a DOMException): a message could quote what was posted.
-const warn = (error: unknown): void =>
-  console.warn(
-    `unified-billing: tabSync() goes on without a BroadcastChannel (${(error as Error | null)?.name || typeof error}): ` +
-      'tabs no longer tell each other of a free period or a quota change, so each tab bills on its own.',
-  );
-
 /**
  * Opens the scope's `BroadcastChannel`, or `null` where there is none or its
  * constructor throws (a `SecurityError` in a sandboxed frame or some privacy
@@ -26,7 +19,11 @@ export function openChannel(name: string, onMessage: (message: SyncMessage | nul
       act();
       return true;
     } catch (error) {
-      warn(error);
+      // Named by its class only (`SecurityError` for a DOMException): a message could quote what was posted.
+      console.warn(
+        `unified-billing: tabSync() goes on without a BroadcastChannel (${(error as Error | null)?.name || typeof error}): ` +
+          'tabs no longer tell each other of a free period or a quota change, so each tab bills on its own.',
+      );
       close();
       return false;
     }

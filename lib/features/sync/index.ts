@@ -9,9 +9,8 @@ import { sameUsage } from '../../shared/quota-keys';
 import { inBackground } from '../../shared/scheduler';
 import { scopedName, type BillingFeature, type FeatureSetup } from '../feature';
 import type { StoreHooks } from '../../store/hooks';
-import { holdLock, locksOf, lockFree, recoveryHooks } from '../web-locks';
+import { consumeLock, holdLock, locksOf, lockFree, recoveryHooks } from '../web-locks';
 import { openChannel } from './channel';
-import { consumeLock } from './consume-lock';
 import { deadPosts, isConsumeAnswer } from './dead-posts';
 import type { SyncMessage } from './messages';
 
