@@ -100,18 +100,18 @@ export async function runTurn(
 export function startConsume(context: ConsumeContext, start: ConsumeStart): Promise<BillingConsumeResult> {
   // Its own controller: nothing another consume does aborts this one.
   const call = newCall(context, start);
-  return deadline(
-    () => {
-      // 1. Its turn: one at a time, in call order.
-      context.tail = context.tail.then(() => runTurn(context, call, call.signal));
+  const turn = () => {
+    // 1. Its turn: one at a time, in call order (a call aborted before it never takes one).
+    context.tail = context.tail.then(() => runTurn(context, call, call.signal));
+    return call.outcome;
+  };
+  // Without a signal of the caller's, only the consume and dispose() settle it: no race to run.
+  if (start.signal === undefined) return turn();
+  return deadline(turn, {
+    signal: start.signal,
+    onAbort: () => {
+      call.end(abortedError());
       return call.outcome;
     },
-    {
-      signal: start.signal,
-      onAbort: () => {
-        call.end(abortedError());
-        return call.outcome;
-      },
-    },
-  );
+  });
 }
