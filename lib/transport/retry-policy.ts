@@ -7,9 +7,9 @@ const MAX_DELAY_MS = 8_000;
 const MAX_RETRY_AFTER_MS = 30_000;
 
 /**
- * How failed attempts are retried (contract section 4), but the number of
- * retries, which is an option: the jitter's source, in [0, 1), which tests
- * replace to pin the jitter.
+ * The retry policy's defaults (contract section 4): the jitter's source, in
+ * [0, 1), which tests replace to pin the jitter. The number of retries is the
+ * client's option, added by {@link RetryPolicy}.
  */
 export const defaultRetryPolicy = { random: Math.random };
 
