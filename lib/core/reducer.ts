@@ -43,11 +43,6 @@ function adopted(state: BillingState, now: number, remainingMs: number): Billing
   return end > now && (state.freePeriodEnd ?? -Infinity) < end ? { ...state, freePeriodEnd: end } : state;
 }
 
-// Outside `reduce`: a closure there would capture its locals, and every call, the free consume's early
-// return included, would allocate their context.
-const sameStatus = (a: BillingStatus, b: BillingStatus) =>
-  (Object.keys(a) as Array<keyof BillingStatus>).every((key) => a[key] === b[key]);
-
 /**
  * The pure reducer: the next state from the current one and an action. Each
  * request is numbered when sent; an answer older than the newest applied to
@@ -134,8 +129,16 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   }
   // A usage answer always follows its own `usage/started` (store/usage.ts), so only `pending` is clamped.
   pending = Math.max(pending, 0);
-  const folded: BillingStatus = { loaded: next.quota !== null, loading: fetches > 0, fetchedAt, pending, error };
-  const same = sameStatus(folded, status);
+  const hasQuota = next.quota !== null;
+  const fetching = fetches > 0;
+  // Field by field, before any object is built: most facts change no status field.
+  const same =
+    status.loaded === hasQuota &&
+    status.loading === fetching &&
+    status.fetchedAt === fetchedAt &&
+    status.pending === pending &&
+    status.error === error;
   if (same && fetches === state.fetches && failed === state.failed) return next;
+  const folded: BillingStatus = { loaded: hasQuota, loading: fetching, fetchedAt, pending, error };
   return { ...next, status: same ? status : Object.freeze(folded), fetches, failed };
 }

@@ -64,14 +64,19 @@ export function deadline<T>(work: (raceEnded: AbortSignal) => Promise<T>, option
     if (signal?.aborted) return aborted();
     signal?.addEventListener('abort', aborted, { once: true });
     if (options.ms !== undefined) timer = options.scheduler.schedule(() => finish(onTimeout, true), options.ms);
-    // A work that throws at once ends the race as one that rejects.
-    new Promise<T>((started) => started(work(raceEnded.signal))).then(
-      (value) => finish(() => value, false),
-      (error: unknown) =>
-        finish(() => {
-          throw error;
-        }, false),
-    );
+    const failed = (error: unknown) =>
+      finish(() => {
+        throw error;
+      }, false);
+    // A work that throws at once ends the race as one that rejects. Its promise is listened to as it is:
+    // wrapping it in another would cost a promise and a tick per call.
+    let working: Promise<T>;
+    try {
+      working = work(raceEnded.signal);
+    } catch (error) {
+      return failed(error);
+    }
+    working.then((value) => finish(() => value, false), failed);
   });
 }
 

@@ -20,9 +20,24 @@ export function createStoreCore(scheduler: SchedulerLike, observers: ReadonlyArr
   const action$ = new Subject<BillingAction>();
   let stopped = false;
   // The one timer that ends the free period, aimed at the end the state holds: none while no period runs,
-  // and in Node it never keeps the process alive. Features read the end from the state; they arm none. Its
-  // delay is positive: the reducer sets only an end after the fact's `now`, the clock of this very dispatch.
+  // and in Node it never keeps the process alive. Features read the end from the state; they arm none. An
+  // end later than the one aimed at keeps the timer (a charge in a row arms nothing): it aims again when
+  // it fires. Its delay is positive: the reducer sets only an end after the fact's `now`.
   let periodTimer: Subscription | undefined;
+  let aimedAt = 0;
+  const aim = (end: number | null) => {
+    if (end !== null && periodTimer && end >= aimedAt) return;
+    periodTimer?.unsubscribe();
+    periodTimer = undefined;
+    if (end === null) return;
+    aimedAt = end;
+    periodTimer = inBackground(scheduler).schedule(() => {
+      periodTimer = undefined;
+      const current = state$.value.freePeriodEnd;
+      if (current === end) dispatch({ type: 'freePeriod/ended', end });
+      else aim(current);
+    }, end - scheduler.now());
+  };
 
   /** Applies a fact: the reducer, then the observers (the views, events), then the effects watching action$. */
   const dispatch = (action: BillingAction): void => {
@@ -30,12 +45,7 @@ export function createStoreCore(scheduler: SchedulerLike, observers: ReadonlyArr
     const before = state$.value;
     const after = reduce(before, action);
     if (after !== before) {
-      const end = after.freePeriodEnd;
-      if (end !== before.freePeriodEnd) {
-        periodTimer?.unsubscribe();
-        const ended = () => dispatch({ type: 'freePeriod/ended', end: end as number });
-        periodTimer = end === null ? undefined : inBackground(scheduler).schedule(ended, end - scheduler.now());
-      }
+      if (after.freePeriodEnd !== before.freePeriodEnd) aim(after.freePeriodEnd);
       state$.next(after);
     }
     for (const observe of observers) observe?.(action, before, after);
