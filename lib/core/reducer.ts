@@ -1,4 +1,4 @@
-import type { BillingStatus } from '../shared/billing-status';
+import { initialStatus, type BillingStatus } from '../shared/billing-status';
 import type { BillingAction } from './actions';
 import { withBalanceAnswer, withCharge } from './balance-ledger';
 import { subtractAmount } from '../shared/subtract-amount';
@@ -42,6 +42,11 @@ function adopted(state: BillingState, now: number, remainingMs: number): Billing
   const end = now + Math.min(Math.max(remainingMs, 0), FREE_PERIOD_MS);
   return end > now && (state.freePeriodEnd ?? -Infinity) < end ? { ...state, freePeriodEnd: end } : state;
 }
+
+// Outside `reduce`: a closure there would capture its locals, and every call, the free consume's early
+// return included, would allocate their context. The keys are listed once, not per fact.
+const STATUS_KEYS = Object.keys(initialStatus) as ReadonlyArray<keyof BillingStatus>;
+const sameStatus = (a: BillingStatus, b: BillingStatus) => STATUS_KEYS.every((key) => a[key] === b[key]);
 
 /**
  * The pure reducer: the next state from the current one and an action. Each
@@ -129,16 +134,8 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   }
   // A usage answer always follows its own `usage/started` (store/usage.ts), so only `pending` is clamped.
   pending = Math.max(pending, 0);
-  const hasQuota = next.quota !== null;
-  const fetching = fetches > 0;
-  // Field by field, before any object is built: most facts change no status field.
-  const same =
-    status.loaded === hasQuota &&
-    status.loading === fetching &&
-    status.fetchedAt === fetchedAt &&
-    status.pending === pending &&
-    status.error === error;
+  const folded: BillingStatus = { loaded: next.quota !== null, loading: fetches > 0, fetchedAt, pending, error };
+  const same = sameStatus(folded, status);
   if (same && fetches === state.fetches && failed === state.failed) return next;
-  const folded: BillingStatus = { loaded: hasQuota, loading: fetching, fetchedAt, pending, error };
   return { ...next, status: same ? status : Object.freeze(folded), fetches, failed };
 }

@@ -8,6 +8,11 @@ export function deferred<T = void>() {
   return { promise, resolve, reject } as const;
 }
 
+/** A function that throws `error`: an `onTimeout` or `onAbort` that rejects with what is already known. */
+export const throwing = (error: unknown) => (): never => {
+  throw error;
+};
+
 /** How long `deadline()` lets its work run, and what it ends with otherwise. */
 export type DeadlineOptions<T> = {
   /** The caller's signal: an abort ends the race with `onAbort()`. */
@@ -63,20 +68,16 @@ export function deadline<T>(work: (raceEnded: AbortSignal) => Promise<T>, option
     const aborted = () => finish(onAbort, true);
     if (signal?.aborted) return aborted();
     signal?.addEventListener('abort', aborted, { once: true });
-    if (options.ms !== undefined) timer = options.scheduler.schedule(() => finish(onTimeout, true), options.ms);
-    const failed = (error: unknown) =>
-      finish(() => {
-        throw error;
-      }, false);
-    // A work that throws at once ends the race as one that rejects. Its promise is listened to as it is:
-    // wrapping it in another would cost a promise and a tick per call.
-    let working: Promise<T>;
+    const failed = (error: unknown) => finish(throwing(error), false);
+    // The work, then its timer: a request goes out without waiting for one (in Node, arming it costs more
+    // than sending). Its promise is listened to as it is, as a wrapper would cost a promise and a tick; a
+    // work that throws at once ends the race as one that rejects.
     try {
-      working = work(raceEnded.signal);
+      work(raceEnded.signal).then((value) => finish(() => value, false), failed);
     } catch (error) {
       return failed(error);
     }
-    working.then((value) => finish(() => value, false), failed);
+    if (options.ms !== undefined) timer = options.scheduler.schedule(() => finish(onTimeout, true), options.ms);
   });
 }
 

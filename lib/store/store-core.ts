@@ -20,23 +20,18 @@ export function createStoreCore(scheduler: SchedulerLike, observers: ReadonlyArr
   const action$ = new Subject<BillingAction>();
   let stopped = false;
   // The one timer that ends the free period, aimed at the end the state holds: none while no period runs,
-  // and in Node it never keeps the process alive. Features read the end from the state; they arm none. An
-  // end later than the one aimed at keeps the timer (a charge in a row arms nothing): it aims again when
-  // it fires. Its delay is positive: the reducer sets only an end after the fact's `now`.
+  // and in Node it never keeps the process alive. Features read the end from the state; they arm none. Its
+  // delay is positive: the reducer sets only an end after the fact's `now`, the clock of this very dispatch.
   let periodTimer: Subscription | undefined;
-  let aimedAt = 0;
   const aim = (end: number | null) => {
-    if (end !== null && periodTimer && end >= aimedAt) return;
     periodTimer?.unsubscribe();
-    periodTimer = undefined;
-    if (end === null) return;
-    aimedAt = end;
-    periodTimer = inBackground(scheduler).schedule(() => {
-      periodTimer = undefined;
-      const current = state$.value.freePeriodEnd;
-      if (current === end) dispatch({ type: 'freePeriod/ended', end });
-      else aim(current);
-    }, end - scheduler.now());
+    periodTimer = end === null ? undefined : inBackground(scheduler).schedule(() => fired(end), end - scheduler.now());
+  };
+  // The period ends if the state still holds the end aimed at; a later one (a charge in a row) is aimed at.
+  const fired = (end: number) => {
+    const current = state$.value.freePeriodEnd;
+    if (current === end) dispatch({ type: 'freePeriod/ended', end });
+    else aim(current);
   };
 
   /** Applies a fact: the reducer, then the observers (the views, events), then the effects watching action$. */
@@ -45,7 +40,10 @@ export function createStoreCore(scheduler: SchedulerLike, observers: ReadonlyArr
     const before = state$.value;
     const after = reduce(before, action);
     if (after !== before) {
-      if (after.freePeriodEnd !== before.freePeriodEnd) aim(after.freePeriodEnd);
+      const end = after.freePeriodEnd;
+      const was = before.freePeriodEnd;
+      // A later end keeps the timer (armed whenever an end is held): it aims again when it fires.
+      if (end === null || was === null ? end !== was : end < was) aim(end);
       state$.next(after);
     }
     for (const observe of observers) observe?.(action, before, after);

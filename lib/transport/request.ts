@@ -1,4 +1,4 @@
-import { deadline, sleep } from '../shared/deadline';
+import { deadline, sleep, throwing } from '../shared/deadline';
 import type { BillingError } from '../shared/errors';
 import { attempt } from './attempt';
 import type { Call, RequestOptions, TransportConfig } from './config';
@@ -34,9 +34,7 @@ export async function request<T>(
         reauthorized = true;
         // The events feature's hook, which never throws.
         config.onRetry?.({ attempt: attempts + 1, delayMs: null, path: call.path, error: failure });
-        const rejectWith401 = () => {
-          throw failure;
-        };
+        const rejectWith401 = throwing(failure);
         await deadline(() => reauthorize().catch(rejectWith401), {
           scheduler,
           ms: timeoutMs,

@@ -91,6 +91,35 @@ describe('deadline()', () => {
     await expect(deadline(() => Promise.reject(thrown), { scheduler: clock })).rejects.toBe(thrown);
     expect(clock.pending).toBe(0);
   });
+
+  it('starts the work before it arms the timer, and arms none for a work that throws at once', async () => {
+    const clock = new VirtualClock();
+    const order: string[] = [];
+    const scheduler = {
+      now: () => clock.now(),
+      schedule: ((...args: Parameters<VirtualClock['schedule']>) => {
+        order.push('timer');
+        return clock.schedule(...args);
+      }) as VirtualClock['schedule'],
+    };
+    const work = deferred<string>();
+    const answered = deadline(() => (order.push('work'), work.promise), { scheduler, ms: 100 });
+    // A request goes out before its timeout is armed: in Node, arming one costs more than sending.
+    expect(order).toEqual(['work', 'timer']);
+    work.resolve('answer');
+    await expect(answered).resolves.toBe('answer');
+    order.length = 0;
+    await expect(
+      deadline(
+        () => {
+          throw new Error('bad');
+        },
+        { scheduler, ms: 100 },
+      ),
+    ).rejects.toThrow('bad');
+    expect(order).toEqual([]);
+    expect(clock.pending).toBe(0);
+  });
 });
 
 describe('sleep()', () => {
