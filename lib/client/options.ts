@@ -83,8 +83,9 @@ export function resolveOptions(options: ClientOptions) {
   const { baseUrl, appKey } = options;
   // A bare Hermes has neither (React Native 0.86 has both): named here, not blamed on baseUrl or left as a
   // ReferenceError at the first request.
-  const missing = (['AbortController', 'URL'] as const).find((name) => typeof globalThis[name] !== 'function');
-  if (missing) missingGlobal(missing);
+  for (const name of ['AbortController', 'URL'] as const) {
+    if (typeof globalThis[name] !== 'function') missingGlobal(name);
+  }
   const url = unlessThrows(() => new URL(baseUrl));
   // Only what is wrong with the URL is said: it may embed a credential.
   if (!/^https?:$/.test(url?.protocol as string) || url!.username || url!.password || /[?#]/.test(baseUrl)) {

@@ -1,6 +1,6 @@
 import { deadline } from '../shared/deadline';
 import { BillingError, abortedError, invalid } from '../shared/errors';
-import type { Call, RequestOptions, TransportConfig } from './config';
+import type { Call, CallOptions, TransportConfig } from './config';
 import { decodeEnvelope } from './decode';
 import { answerError, backendError, fetchError, malformedError } from './failure';
 import { checkedHeaders, type HeaderRecord } from './headers';
@@ -20,7 +20,8 @@ const JSON_TYPE = 'application/json';
 export function attempt<T>(
   config: TransportConfig,
   { method, url, where, read }: Call<T>,
-  { signal, onSend, body }: RequestOptions,
+  { signal, onSend }: CallOptions,
+  body: string | undefined,
 ): Promise<T> {
   const { timeoutMs, headers: headersOption } = config;
   let sent = false;

@@ -33,18 +33,13 @@ export interface TransportConfig {
   readonly onUnauthorized?: () => void | Promise<void>;
 }
 
-/** What the transport's request() takes: the caller's options, and the body of a POST. */
-export interface RequestOptions {
+/** What the caller of one request may give (the body, the call makes: request()'s own argument). */
+export interface CallOptions {
   /** Aborting it aborts this request only; rejects with BillingError('aborted'). */
   readonly signal?: AbortSignal;
   /** Called as each attempt goes out (retries included), so the engine can number answers by send order. */
   readonly onSend?: () => void;
-  /** JSON text; `content-type` is sent only with a body. */
-  readonly body?: string;
 }
-
-/** What the caller of one request may give: all but the body, which the call makes. */
-export type CallOptions = Omit<RequestOptions, 'body'>;
 
 /** One kind of backend call, built once: retried attempts send exactly the same request. */
 export interface Call<T> {

@@ -1,7 +1,7 @@
 import { deadline, sleep, throwing } from '../shared/deadline';
 import type { BillingError } from '../shared/errors';
 import { attempt } from './attempt';
-import type { Call, RequestOptions, TransportConfig } from './config';
+import type { Call, CallOptions, TransportConfig } from './config';
 import { isRetryable, retryDelayMs } from './retry-policy';
 
 /**
@@ -17,7 +17,8 @@ export async function request<T>(
   config: TransportConfig,
   reauthorize: () => Promise<void>,
   call: Call<T>,
-  options: RequestOptions = {},
+  options: CallOptions = {},
+  body?: string,
 ): Promise<T> {
   const { scheduler, timeoutMs, policy } = config;
   const { signal } = options;
@@ -25,7 +26,7 @@ export async function request<T>(
   let reauthorized = false;
   for (let attempts = 1; ; attempts += 1) {
     try {
-      return await attempt(config, call, options);
+      return await attempt(config, call, options, body);
     } catch (thrown) {
       const failure = thrown as BillingError;
       if (failure.status === 401 && !reauthorized && config.onUnauthorized !== undefined) {
