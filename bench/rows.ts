@@ -72,6 +72,14 @@ export function freeConsumeRows(free: FreeConsumeFigures): Row[] {
       // Nothing of its own: what is left is the await's, whatever the promise awaited.
       met: free.bytesPerCall <= free.baselineBytesPerCall + 1,
     },
+    {
+      section: 'consume() free',
+      figure: "heap bytes per call, not awaited (the consume's own)",
+      value: round(free.bytesPerCallAlone),
+      unit: 'B',
+      goal: '<= 200 B',
+      met: free.bytesPerCallAlone <= 200,
+    },
   ];
 }
 

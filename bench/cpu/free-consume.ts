@@ -2,7 +2,7 @@ import { createClient } from '../../lib/client/create-client';
 import type { Client } from '../../lib/store/billing-module';
 import { UserBackend } from '../../spec/helpers/client-fixture';
 import { VirtualClock } from '../../spec/helpers/virtual-clock';
-import { bytesPerAsyncCall } from '../harness/alloc';
+import { bytesPerAsyncCall, bytesPerCall } from '../harness/alloc';
 import { median } from '../harness/stats';
 
 /** `consume()` inside a free period: no I/O, the whole engine path. */
@@ -18,6 +18,11 @@ export interface FreeConsumeFigures {
    * `await` allocates (on Node 20, 203 B), so `bytesPerCall` minus this is what consume() adds.
    */
   readonly baselineBytesPerCall: number;
+  /**
+   * Heap allocated per `consume()` call alone, not awaited: what the consume itself allocates (its caller's
+   * `await` is the caller's). A free consume answers with a promise it keeps while the free count holds.
+   */
+  readonly bytesPerCallAlone: number;
 }
 
 /** Heap growth over many free-period consumes, after a full GC on both ends. */
@@ -72,6 +77,7 @@ export async function measureFreeConsume({ quick = false } = {}): Promise<FreeCo
     ratio: median(consumeRates) / median(floorRates),
     bytesPerCall: await bytesPerAsyncCall(consume, chunks),
     baselineBytesPerCall: await bytesPerAsyncCall(() => settled, chunks),
+    bytesPerCallAlone: await bytesPerCall(() => void consume()),
   };
   client.billing.dispose();
   return figures;

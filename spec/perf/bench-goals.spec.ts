@@ -30,16 +30,19 @@ describe('npm run bench: the goals of issue 11 and their verdicts', () => {
     expect(fanOutRows(fan(2))[0]?.figure).toContain('10,000 usage$ subscribers');
   });
 
-  test('a free-period consume() allocates nothing beyond the await of a settled promise (1 B of noise)', () => {
-    const free = (bytes: number) => ({
+  test('a free-period consume() allocates nothing beyond the await of a settled promise (1 B of noise), and at most 200 B alone', () => {
+    const free = (bytes: number, alone = 0) => ({
       opsPerSec: 1,
       baselineOpsPerSec: 1,
       ratio: 1,
       bytesPerCall: bytes,
       baselineBytesPerCall: 203,
+      bytesPerCallAlone: alone,
     });
-    expect(verdicts(freeConsumeRows(free(204)))).toEqual([null, true]);
-    expect(verdicts(freeConsumeRows(free(205)))).toEqual([null, false]);
+    expect(verdicts(freeConsumeRows(free(204)))).toEqual([null, true, true]);
+    expect(verdicts(freeConsumeRows(free(205)))).toEqual([null, false, true]);
+    expect(verdicts(freeConsumeRows(free(203, 200)))).toEqual([null, true, true]);
+    expect(verdicts(freeConsumeRows(free(203, 201)))).toEqual([null, true, false]);
   });
 
   test('an idle client after getUsage() retains at most a third of the dated reference; without gc() it is not met', () => {
