@@ -26,11 +26,10 @@ const isEntry = (e: Partial<Entry> | null): e is Entry =>
  */
 export function pageJournal(
   storage: SafeStorage,
-  setup: Pick<FeatureSetup, 'scope' | 'pageId' | 'wallNow'>,
+  { scope, pageId, wallNow }: FeatureSetup,
   locks: LocksLike,
   perTab: boolean,
 ): ConsumeJournal {
-  const { scope, pageId, wallNow } = setup;
   const key = scopedName(scope, 'journal');
   const read = (): Entry[] => {
     const parsed = storage.readJson(key, []);

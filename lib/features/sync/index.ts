@@ -160,16 +160,15 @@ function installTabSync(setup: FeatureSetup, locks: LocksLike | null): StoreHook
     dead?.onAction(action);
   };
 
-  // Under the consume lock: a period lock held by a period this tab does not know is asked about; the
-  // dead tabs' POSTs are the lock's answer.
-  const findOrphans = async (signal: AbortSignal) => {
-    const knowsPeriod = live !== null && inFreePeriod(live.state$.value, scheduler.now());
-    if (!knowsPeriod && !(await lockFree(locks as LocksLike, periodLock))) await ask();
-    return dead ? dead.orphans(signal) : [];
-  };
-  return {
-    effects: [effect],
-    observe,
-    ...(locks && { ...recoveryHooks(locks, setup), consumeLock: consumeLock(locks, setup, findOrphans) }),
-  };
+  // With Web Locks: under the consume lock, a period lock held by a period this tab does not know is asked
+  // about; the dead tabs' POSTs are the lock's answer.
+  const lockHooks = (locks: LocksLike, dead: ReturnType<typeof deadPosts>): StoreHooks => ({
+    ...recoveryHooks(locks, setup),
+    consumeLock: consumeLock(locks, setup, async (signal) => {
+      const knowsPeriod = live !== null && inFreePeriod(live.state$.value, scheduler.now());
+      if (!knowsPeriod && !(await lockFree(locks, periodLock))) await ask();
+      return dead.orphans(signal);
+    }),
+  });
+  return { effects: [effect], observe, ...(locks && dead && lockHooks(locks, dead)) };
 }
