@@ -43,12 +43,13 @@ const wallClock = (scheduler: SchedulerLike): (() => number) =>
  * ```
  */
 export function createClient(options: ClientOptions): Client {
-  const { baseUrl, scope, scheduler, timeoutMs, retries, refetch, bootstrap } = resolveOptions(options);
-  const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, events } = options;
+  const { baseUrl, scope, scheduler, timeoutMs, retries, bootstrap } = resolveOptions(options);
+  const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, refetch, events } = options;
   const wallNow = wallClock(scheduler);
   // Made when a feature first reads it (tabSync, reloadSafe): a client without them makes none.
   let pageId: string | undefined;
-  const hooks = install([devtools, storage, sync, refetch, events], {
+  // The refetch option is a feature by now: resolveOptions refused a 0.1 object, then its rule anything else.
+  const hooks = install([devtools, storage, sync, refetch as BillingFeature<'refetch'> | undefined, events], {
     scope,
     scheduler,
     timeoutMs,

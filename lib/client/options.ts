@@ -4,7 +4,6 @@ import { checkFields, integer, type Rule } from '../shared/option-names';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
-import type { BillingFeature } from '../features/feature';
 import type { ClientOptions } from './client-options';
 
 export type { ClientOptions, RefetchTakesRefetchOn } from './client-options';
@@ -105,7 +104,5 @@ export function resolveOptions(options: ClientOptions) {
     retries: options.retries ?? 2,
     scope: options.scope ?? `generator_${appKey}`,
     bootstrap: checkSnapshot(options.bootstrap),
-    // A feature by now: checked above, then by its rule.
-    refetch: options.refetch as BillingFeature<'refetch'> | undefined,
   };
 }

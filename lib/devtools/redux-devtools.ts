@@ -1,9 +1,4 @@
-import {
-  devtoolsEffect,
-  type DevtoolsConnection,
-  type DevtoolsHook,
-  type DevtoolsState,
-} from '../features/devtools-hook';
+import { devtoolsEffect, type DevtoolsHook } from '../features/devtools-hook';
 import { unlessThrows } from '../shared/errors';
 import type { DevtoolsExtension } from './extension';
 import { safeAction, safeState } from './json-safe';
@@ -26,19 +21,6 @@ export interface ReduxDevtoolsOptions {
 // The extension's UI offers only the features set to true: pausing and exporting the log. Its buttons
 // that would dispatch back (jump, skip, import...) are absent, since the bridge is read-only.
 const READ_ONLY_FEATURES = { pause: true, export: true };
-
-// A DevTools failure must never become a billing failure: a call the extension throws on (a closed port, a
-// state it could not serialize) is dropped, and a `connect` or `init` that throws leaves the client silent.
-function open(extension: DevtoolsExtension, name: string, initial: DevtoolsState): DevtoolsConnection | undefined {
-  return unlessThrows((): DevtoolsConnection => {
-    const connection = extension.connect({ name, features: READ_ONLY_FEATURES });
-    connection.init(safeState(initial));
-    return {
-      send: (action, state) => void unlessThrows(() => connection.send(safeAction(action), safeState(state))),
-      close: () => void unlessThrows(() => connection.unsubscribe?.()),
-    };
-  });
-}
 
 /**
  * Shows a client's actions and state in the Redux DevTools browser extension,
@@ -64,7 +46,19 @@ export function reduxDevtools(options: ReduxDevtoolsOptions = {}): DevtoolsHook 
       // Whatever the global holds: an extension is anything with a `connect` function.
       if (typeof extension?.connect !== 'function') return {};
       const name = options.name ?? `unified-billing:${setup.scope}`;
-      return { effects: [devtoolsEffect(setup, (initial) => open(extension, name, initial))] };
+      // A DevTools failure must never become a billing failure: a call the extension throws on (a closed port,
+      // a state it could not serialize) is dropped, and a `connect` or `init` that throws leaves the client silent.
+      const effect = devtoolsEffect(setup, (initial) =>
+        unlessThrows(() => {
+          const connection = extension.connect({ name, features: READ_ONLY_FEATURES });
+          connection.init(safeState(initial));
+          return {
+            send: (action, state) => void unlessThrows(() => connection.send(safeAction(action), safeState(state))),
+            close: () => void unlessThrows(() => connection.unsubscribe?.()),
+          };
+        }),
+      );
+      return { effects: [effect] };
     },
   };
 }

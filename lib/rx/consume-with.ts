@@ -22,27 +22,24 @@ export function consumeWith<T>(
   billing: { consume(options?: ConsumeOptions): Promise<BillingConsumeResult> },
   optionsFor?: (event: T) => ConsumeOptions | undefined,
 ): OperatorFunction<T, ConsumeOutcome> {
-  return (source) =>
-    source.pipe(
-      mergeMap((event) =>
-        defer(() => {
-          let options: ConsumeOptions | undefined;
-          try {
-            options = optionsFor?.(event);
-          } catch (thrown) {
-            const kind = thrown instanceof Error ? thrown.name : typeof thrown;
-            // The thrown value is the app's own; it stays reachable as `cause` for debugging.
-            const message = `consumeWith: optionsFor threw (${kind}); nothing was consumed`;
-            throw new BillingError('invalid_argument', message, { cause: thrown });
-          }
-          return billing.consume(options);
-        }).pipe(
-          map((result): ConsumeOutcome => ({ ok: true, result })),
-          catchError((error: unknown) => {
-            const known = isBillingError(error) ? error : new BillingError('network', String(error));
-            return of<ConsumeOutcome>({ ok: false, error: known });
-          }),
-        ),
-      ),
-    );
+  return mergeMap((event) =>
+    defer(() => {
+      let options: ConsumeOptions | undefined;
+      try {
+        options = optionsFor?.(event);
+      } catch (thrown) {
+        const kind = thrown instanceof Error ? thrown.name : typeof thrown;
+        // The thrown value is the app's own; it stays reachable as `cause` for debugging.
+        const message = `consumeWith: optionsFor threw (${kind}); nothing was consumed`;
+        throw new BillingError('invalid_argument', message, { cause: thrown });
+      }
+      return billing.consume(options);
+    }).pipe(
+      map((result): ConsumeOutcome => ({ ok: true, result })),
+      catchError((error: unknown) => {
+        const known = isBillingError(error) ? error : new BillingError('network', String(error));
+        return of<ConsumeOutcome>({ ok: false, error: known });
+      }),
+    ),
+  );
 }
