@@ -67,17 +67,19 @@ export function deadline<T>(work: (raceEnded: AbortSignal) => Promise<T>, option
     };
     const aborted = () => finish(onAbort, true);
     if (signal?.aborted) return aborted();
-    signal?.addEventListener('abort', aborted, { once: true });
     const failed = (error: unknown) => finish(throwing(error), false);
-    // The work, then its timer: a request goes out without waiting for one (in Node, arming it costs more
-    // than sending). Its promise is listened to as it is, as a wrapper would cost a promise and a tick; a
-    // work that throws at once ends the race as one that rejects.
+    // The work, then its listener and timer: a request goes out without waiting for them (in Node, arming
+    // a timer or listening to a signal costs more than sending). Its promise is listened to as it is, as a
+    // wrapper would cost a promise and a tick; a work that throws at once ends the race as one that rejects.
     try {
       work(raceEnded.signal).then((value) => finish(() => value, false), failed);
     } catch (error) {
       return failed(error);
     }
+    signal?.addEventListener('abort', aborted, { once: true });
     if (options.ms !== undefined) timer = options.scheduler.schedule(() => finish(onTimeout, true), options.ms);
+    // A signal the work aborted while it started was not heard.
+    if (signal?.aborted) aborted();
   });
 }
 

@@ -92,6 +92,26 @@ describe('deadline()', () => {
     expect(clock.pending).toBe(0);
   });
 
+  it('ends with onAbort when the work itself aborts the signal as it starts', async () => {
+    const clock = new VirtualClock();
+    const caller = new AbortController();
+    let cut: AbortSignal | undefined;
+    const seen = outcome(
+      deadline(
+        (signal) => {
+          cut = signal;
+          caller.abort();
+          return new Promise<string>(() => undefined);
+        },
+        { scheduler: clock, ms: 100, signal: caller.signal, onAbort: () => 'gone' },
+      ),
+    );
+    await settle();
+    expect(seen).toEqual({ value: 'gone', settled: true });
+    expect(cut?.aborted).toBe(true);
+    expect(clock.pending).toBe(0);
+  });
+
   it('starts the work before it arms the timer, and arms none for a work that throws at once', async () => {
     const clock = new VirtualClock();
     const order: string[] = [];
