@@ -1,7 +1,7 @@
 import { BillingError, invalid } from '../shared/errors';
 import { deadline, deferred } from '../shared/deadline';
 import type { LocksLike } from '../shared/feature-types';
-import type { StoreHooks } from '../store/hooks';
+import type { LockHold, StoreHooks } from '../store/hooks';
 import { recovery } from '../store/recovery';
 import { scopedName, type ConsumeLock, type FeatureSetup, type HeldLock } from './feature';
 
@@ -25,22 +25,24 @@ export function locksOf(given: LocksLike | null | undefined, factory: string): L
  * made before this returns, so a lock manager that grants in order counts it
  * ahead of anything asked later. `granted` resolves with `true` once it is
  * granted, with `false` if the lock manager throws or rejects the request
- * other than for a withdrawal (nothing will be held). Releasing withdraws a
- * request not yet granted (`granted` then never settles), and a grant that
- * still arrives after the release is let go at once: a disposed client leaves
- * nothing held or asked for.
+ * other than for a withdrawal, or, with `ifAvailable`, if the lock is held
+ * elsewhere (nothing will be held). Releasing withdraws a request not yet
+ * granted (`granted` then never settles), and a grant that still arrives
+ * after the release is let go at once: a disposed client leaves nothing held
+ * or asked for.
  */
-export function holdLock(locks: LocksLike, name: string): { release: () => void; granted: Promise<boolean> } {
+export function holdLock(locks: LocksLike, name: string, { ifAvailable = false } = {}): LockHold {
   // One signal both withdraws the request and ends the hold: a granted lock is held until it aborts.
   const withdraw = new AbortController();
   const released = new Promise<void>((resolve) => withdraw.signal.addEventListener('abort', () => resolve()));
   const granted = deferred<boolean>();
-  // Asked from an async function, so a lock manager that throws instead of rejecting is refused alike.
+  // Asked from an async function, so a lock manager that throws instead of rejecting is refused alike. An
+  // `ifAvailable` request never waits, so it has nothing to withdraw (and the platform refuses a signal with it).
   void (async () =>
-    locks.request(name, { signal: withdraw.signal }, () => {
+    locks.request(name, ifAvailable ? { ifAvailable } : { signal: withdraw.signal }, (lock) => {
       // A grant after the release is let go at once (`released` has settled), and tells nobody.
-      if (!withdraw.signal.aborted) granted.resolve(true);
-      return released;
+      if (!withdraw.signal.aborted) granted.resolve(lock !== null);
+      return lock === null ? Promise.resolve() : released;
     }))().catch(() => withdraw.signal.aborted || granted.resolve(false));
   return { release: () => withdraw.abort(), granted: granted.promise };
 }
@@ -58,11 +60,10 @@ const reportedLockName = (scope: string, externalId: string): string => scopedNa
 export const recoveryHooks = (locks: LocksLike, { scope, pageId }: FeatureSetup): StoreHooks => ({
   recovery,
   holdPageLock: () => holdLock(locks, pageLockName(scope, pageId)).release,
-  // Asked under the lock that serializes the replays (the consume lock, or the journal's): a page that
-  // reported has asked for its mark before letting that lock go, so the next holder finds it held.
+  // Taken only if free (`ifAvailable`), so of two pages about to replay the same id at once, whatever
+  // lock each holds (per-tab storages share none), one takes it and replays; the other drops the id.
   reportMarks: {
-    hold: (externalId) => holdLock(locks, reportedLockName(scope, externalId)).release,
-    held: async (externalId) => !(await lockFree(locks, reportedLockName(scope, externalId))),
+    take: (externalId) => holdLock(locks, reportedLockName(scope, externalId), { ifAvailable: true }),
   },
 });
 

@@ -8,15 +8,19 @@ import type { ConsumeJournal, ConsumeLock, Recovery } from './consume-call';
 import type { Effect } from './effect';
 import type { Observer } from './store-core';
 
+/** A lock asked for: `granted` tells whether it was granted; `release` lets it go, or withdraws the request. */
+export type LockHold = { readonly release: () => void; readonly granted: Promise<boolean> };
+
 /**
- * A page marks each id it reported on `recovered$` for as long as it lives; a page about to replay an id
- * another living page marked drops it: that outcome was reported (contract decision 13).
+ * A page marks each id before it replays it, and holds the mark for as long as it lives; a page about to
+ * replay an id another living page marked drops it: that page reports it (contract decision 13).
  */
 export interface ReportMarks {
-  /** Holds the mark of `externalId` until the function returned is called (dispose). */
-  hold(externalId: string): () => void;
-  /** Whether a page holds the mark of `externalId` now. */
-  held(externalId: string): Promise<boolean>;
+  /**
+   * Takes the mark of `externalId` if no page holds it (this one included), until released (dispose);
+   * `granted` is false when a page holds it, or the lock manager fails.
+   */
+  take(externalId: string): LockHold;
 }
 
 /** What one installed feature adds to the store; each part is absent by default. */

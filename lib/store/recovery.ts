@@ -14,8 +14,8 @@ import { firstHook, type StoreHooks } from './hooks';
  * which report here. Every outcome goes to the features that listen, and to
  * each subscriber (replayed); the store completes it once no more can come.
  * While this page lives it holds its page lock, and a mark for each id it
- * reported, so that a page learning the same outcome later does not report
- * it again.
+ * replayed, taken before the replay, so that a page learning the same
+ * outcome, later or at the same moment, does not report it again.
  */
 export function recovery(hooks: readonly StoreHooks[]): Recovery {
   const listeners = hooks.flatMap((hook) => hook.onRecovered ?? []);
@@ -37,8 +37,11 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       let refresh = false;
       for (const externalId of [...orphans, ...claimed]) {
         const origin = orphans.includes(externalId) ? 'tab' : 'reload';
-        // Reported by a page still alive: not this page's to report again, nor to replay (contract decision 13).
-        if (await marks?.held(externalId)) {
+        // Marked first, so that of pages about to replay it at once one does; marked by a page still alive:
+        // that page's to report, not this one's to replay (contract decision 13).
+        const mark = marks?.take(externalId);
+        held.add(mark?.release);
+        if (mark && !(await mark.granted)) {
           context.journal?.remove(externalId);
           continue;
         }
@@ -62,7 +65,6 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
         externalId,
         outcome: result ? { ok: true, result } : { ok: false, error },
       } as RecoveredConsume;
-      held.add(marks?.hold(externalId));
       listeners.forEach((listener) => listener(recovered));
       reports.next(recovered);
     },

@@ -165,6 +165,27 @@ describe('reloadSafe: a duplicated tab (a copy of a live tab’s sessionStorage)
     expect(posts()).toEqual(['0 export-7']);
   });
 
+  // The model's seed 1693953956: two copies of a dead tab's storage, each naming its POST, start together.
+  // They share no storage and no consume lock, only the report mark: one replays and reports, the other drops it.
+  it("two copies of a dead tab's storage start together: one of them replays and reports its POST", async () => {
+    browser = new Browser();
+    const storage = new MemoryStorage();
+    const opener = browser.open({ storage, perTab: true });
+    browser.hold = { at: 'answers', page: opener };
+    void opener.billing.consume({ externalId: 'export-7' }).catch(() => undefined);
+    await browser.settle();
+    const copies = [copyOf(storage), copyOf(storage)];
+    browser.kill(opener);
+    browser.release();
+    const pages = copies.map((copied) => browser.open({ storage: copied, perTab: true }));
+    const all = Promise.all(pages.map((page) => lastValueFrom(page.billing.recovered$.pipe(toArray()))));
+    await browser.settle();
+    expect((await all).flat()).toEqual([{ externalId: 'export-7', outcome: CHARGED }]);
+    expect(browser.backend.charged).toEqual(['export-7']);
+    // The one that dropped it keeps no entry either: nothing is left to replay at a later reload.
+    expect(copies.map((copied) => copied.items.has(JOURNAL))).toEqual([false, false]);
+  });
+
   // The issue's seed (MODEL_SEED=29370206): the user was told the export failed, and paid for it.
   it.each([
     ['after its start-up check answered', true],
