@@ -76,7 +76,7 @@ export function deadline<T>(work: (raceEnded: AbortSignal) => Promise<T>, option
     } catch (error) {
       return failed(error);
     }
-    signal?.addEventListener('abort', aborted, { once: true });
+    signal?.addEventListener('abort', aborted);
     if (options.ms !== undefined) timer = options.scheduler.schedule(() => finish(onTimeout, true), options.ms);
     // A signal the work aborted while it started was not heard.
     if (signal?.aborted) aborted();
