@@ -33,7 +33,7 @@ export interface TransportConfig {
   readonly onUnauthorized?: () => void | Promise<void>;
 }
 
-/** What the caller of one request may give (the body, the call makes: request()'s own argument). */
+/** What the caller of one request may give; a POST's body is made by its call and passed to request() beside it. */
 export interface CallOptions {
   /** Aborting it aborts this request only; rejects with BillingError('aborted'). */
   readonly signal?: AbortSignal;
