@@ -36,9 +36,29 @@ async function timed(call: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/**
+ * Each side timed in turn, `warmup + iterations` times, the side that goes
+ * first rotated every iteration so no side always follows the same one; the
+ * milliseconds of each side after the warm-up.
+ */
+export async function sampleInTurn(
+  sides: ReadonlyArray<() => Promise<unknown>>,
+  { warmup, iterations }: { warmup: number; iterations: number },
+): Promise<number[][]> {
+  const samples: number[][] = sides.map(() => []);
+  for (let i = 0; i < warmup + iterations; i++) {
+    for (let k = 0; k < sides.length; k++) {
+      const which = (i + k) % sides.length;
+      const ms = await timed(sides[which] as () => Promise<unknown>);
+      if (i >= warmup) samples[which]?.push(ms);
+    }
+  }
+  return samples;
+}
+
 // What a careful hand-written call does, with the library's headers: send,
 // check the status, read the body, parse it and check the envelope's code.
-async function raw(url: string, init: RequestInit): Promise<unknown> {
+export async function raw(url: string, init: RequestInit): Promise<unknown> {
   const response = await fetchFn(url, init);
   const text = await response.text();
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -97,16 +117,9 @@ export async function measureWire({ quick = false } = {}): Promise<WireFigures> 
     },
     rawPost,
   ];
-  const samples: number[][] = sides.map(() => []);
+  let samples: number[][];
   try {
-    for (let i = 0; i < warmup + iterations; i++) {
-      // Rotate which side goes first, so no side always follows the same one.
-      for (let k = 0; k < sides.length; k++) {
-        const which = (i + k) % sides.length;
-        const ms = await timed(sides[which] as () => Promise<unknown>);
-        if (i >= warmup) samples[which]?.push(ms);
-      }
-    }
+    samples = await sampleInTurn(sides, { warmup, iterations });
   } finally {
     client.billing.dispose();
     await backend.close();
