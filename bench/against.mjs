@@ -68,10 +68,12 @@ for (let i = 0; i < processes; i++) {
 const standardError = (xs) =>
   Math.sqrt(xs.reduce((sum, x) => sum + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length);
 const differences = here.map((x, i) => x - there[i]);
+// One process has no spread to tell: its standard error is not printed.
 const line = (name, xs) =>
-  `${name.padEnd(22)} ${mean(xs).toFixed(4)}x  (standard error ${standardError(xs).toFixed(4)})`;
+  `${name.padEnd(22)} ${mean(xs).toFixed(4)}x` +
+  (xs.length > 1 ? `  (standard error ${standardError(xs).toFixed(4)})` : '');
 console.log(
-  `consume() / raw POST: ${processes} processes, each ${roundsArg} rounds of 400 charged consumes a side in one loop`,
+  `consume() / raw POST: ${processes} process${processes === 1 ? '' : 'es'}, each ${roundsArg} rounds of 400 charged consumes a side in one loop`,
 );
 console.log(line('this tree', here));
 console.log(line(`${sha.slice(0, 7)}`, there));
