@@ -35,15 +35,15 @@ const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8'
 const sha = git('rev-parse', '--verify', `${ref}^{commit}`).trim();
 // Inside node_modules, so both bundles' external packages resolve as from the repository.
 const cache = join(root, 'node_modules/.cache/unified-billing-bench');
-const other = join(cache, `tree-${sha.slice(0, 12)}`);
-mkdirSync(other, { recursive: true });
-execFileSync('sh', ['-c', `git archive ${sha} lib | tar -x -C "${other}"`], { cwd: root });
+const otherTree = join(cache, `tree-${sha.slice(0, 12)}`);
+mkdirSync(otherTree, { recursive: true });
+execFileSync('sh', ['-c', `git archive ${sha} lib | tar -x -C "${otherTree}"`], { cwd: root });
 const outfile = join(cache, 'against.cjs');
 await build({
   entryPoints: [join(root, 'bench/wire/against.ts')],
   outfile,
   bundle: true,
-  alias: { 'other-tree': other },
+  alias: { 'other-tree': otherTree },
   // Both trees as an app's production build sees them: development diagnostics dropped.
   define: { __DEV__: 'false' },
   packages: 'external',
@@ -54,7 +54,7 @@ await build({
 });
 const processes = Number(processesArg);
 const here = [];
-const there = [];
+const other = [];
 for (let i = 0; i < processes; i++) {
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', outfile, roundsArg], {
     encoding: 'utf8',
@@ -63,11 +63,11 @@ for (let i = 0; i < processes; i++) {
   if (child.status !== 0) throw new Error(`process ${i + 1} of ${processes} failed`);
   const ratios = JSON.parse(child.stdout);
   here.push(ratios.here);
-  there.push(ratios.other);
+  other.push(ratios.other);
 }
 const standardError = (xs) =>
   Math.sqrt(xs.reduce((sum, x) => sum + (x - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length);
-const differences = here.map((x, i) => x - there[i]);
+const differences = here.map((x, i) => x - other[i]);
 // One process has no spread to tell: its standard error is not printed.
 const line = (name, xs) =>
   `${name.padEnd(22)} ${mean(xs).toFixed(4)}x` +
@@ -76,5 +76,5 @@ console.log(
   `consume() / raw POST: ${processes} process${processes === 1 ? '' : 'es'}, each ${roundsArg} rounds of 400 charged consumes a side in one loop`,
 );
 console.log(line('this tree', here));
-console.log(line(`${sha.slice(0, 7)}`, there));
-console.log(line('difference', differences).replace(/x /, '  '));
+console.log(line(sha.slice(0, 7), other));
+console.log(line('difference', differences));

@@ -1,4 +1,3 @@
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { v4 as uuidv4 } from 'uuid';
 import { createClient } from '../../lib/client/create-client';
 import { defaultFetch } from '../../lib/platform/default-fetch';
@@ -7,6 +6,8 @@ import { createBillingApi } from '../../lib/transport/billing-api';
 import { exchange } from '../../lib/transport/http';
 import { defaultRetryPolicy } from '../../lib/transport/retry-policy';
 import type { FetchLike } from '../../lib/shared/types';
+import { chargedClock } from '../harness/charged-clock';
+import { sampleInTurn } from '../harness/in-turn';
 import { median } from '../harness/stats';
 
 /** Median milliseconds of one POST at each layer of the stack, outermost last. */
@@ -32,11 +33,7 @@ export async function measureLayers({ quick = false } = {}): Promise<Layer[]> {
       { token: TOKEN, freeRemaining: 1_000_000_000, freeTotal: 1_000_000_000, creditsPerUse: 1, creditsBalance: 0 },
     ],
   });
-  let skew = 0;
-  const scheduler: SchedulerLike = {
-    now: () => performance.now() + skew,
-    schedule: asyncScheduler.schedule.bind(asyncScheduler) as SchedulerLike['schedule'],
-  };
+  const { scheduler, skipFreePeriod } = chargedClock();
   const url = `${backend.url}/ai/v5/service/free_trial`;
   const headers = { accept: 'application/json', 'content-type': 'application/json', ...HEADERS };
   const body = () => JSON.stringify({ module: 'generator_bench', external_id: uuidv4() });
@@ -84,24 +81,14 @@ export async function measureLayers({ quick = false } = {}): Promise<Layer[]> {
       },
     ],
     ['api.consume (+ headers, retry, decode)', () => api.consume(uuidv4())],
-    [
-      'billing.consume() (+ engine, free-period timer)',
-      () => {
-        skew += 31_000;
-        return client.billing.consume();
-      },
-    ],
+    ['billing.consume() (+ engine, free-period timer)', () => (skipFreePeriod(), client.billing.consume())],
   ];
-  const samples: number[][] = layers.map(() => []);
+  let samples: number[][];
   try {
-    for (let i = 0; i < warmup + iterations; i++) {
-      for (let k = 0; k < layers.length; k++) {
-        const which = (i + k) % layers.length;
-        const started = performance.now();
-        await layers[which]?.[1]();
-        if (i >= warmup) samples[which]?.push(performance.now() - started);
-      }
-    }
+    samples = await sampleInTurn(
+      layers.map(([, side]) => side),
+      { warmup, iterations },
+    );
   } finally {
     client.billing.dispose();
     await backend.close();

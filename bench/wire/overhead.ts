@@ -1,9 +1,10 @@
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { v4 as uuidv4 } from 'uuid';
 import { createClient } from '../../lib/client/create-client';
 import { defaultFetch } from '../../lib/platform/default-fetch';
 import { startReferenceBackend } from '../../lib/testing';
 import type { FetchLike } from '../../lib/shared/types';
+import { chargedClock } from '../harness/charged-clock';
+import { sampleInTurn, timed } from '../harness/in-turn';
 import { spread, type Spread } from '../harness/stats';
 
 /** One side-by-side comparison: the library against raw fetch, in milliseconds per call. */
@@ -30,35 +31,9 @@ const HEADERS = { Authorization: `Bearer ${TOKEN}` };
 // library's, not the difference between two HTTP clients.
 const fetchFn: FetchLike = defaultFetch;
 
-async function timed(call: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await call();
-  return performance.now() - started;
-}
-
-/**
- * Each side timed in turn, `warmup + iterations` times, the side that goes
- * first rotated every iteration so no side always follows the same one; the
- * milliseconds of each side after the warm-up.
- */
-export async function sampleInTurn(
-  sides: ReadonlyArray<() => Promise<unknown>>,
-  { warmup, iterations }: { warmup: number; iterations: number },
-): Promise<number[][]> {
-  const samples: number[][] = sides.map(() => []);
-  for (let i = 0; i < warmup + iterations; i++) {
-    for (let k = 0; k < sides.length; k++) {
-      const which = (i + k) % sides.length;
-      const ms = await timed(sides[which] as () => Promise<unknown>);
-      if (i >= warmup) samples[which]?.push(ms);
-    }
-  }
-  return samples;
-}
-
 // What a careful hand-written call does, with the library's headers: send,
 // check the status, read the body, parse it and check the envelope's code.
-export async function raw(url: string, init: RequestInit): Promise<unknown> {
+async function raw(url: string, init: RequestInit): Promise<unknown> {
   const response = await fetchFn(url, init);
   const text = await response.text();
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -66,6 +41,14 @@ export async function raw(url: string, init: RequestInit): Promise<unknown> {
   if (envelope.code !== 0) throw new Error(`code ${String(envelope.code)}`);
   return envelope.data;
 }
+
+/** A consume's POST sent by hand (see `raw`), with a new external id each time. */
+export const rawConsume = (baseUrl: string, headers: Record<string, string>) => (): Promise<unknown> =>
+  raw(`${baseUrl}/ai/v5/service/free_trial`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ module: 'generator_bench', external_id: uuidv4() }),
+  });
 
 function compare(library: number[], baseline: number[]): Comparison {
   const a = spread(library);
@@ -86,28 +69,15 @@ export async function measureWire({ quick = false } = {}): Promise<WireFigures> 
       { token: TOKEN, freeRemaining: 1_000_000_000, freeTotal: 1_000_000_000, creditsPerUse: 1, creditsBalance: 0 },
     ],
   });
-  // The default scheduler's timers, with a clock that jumps past the free
-  // period before each consume, so every consume is a charged POST.
-  let skew = 0;
-  const scheduler: SchedulerLike = {
-    now: () => performance.now() + skew,
-    schedule: asyncScheduler.schedule.bind(asyncScheduler) as SchedulerLike['schedule'],
-  };
+  // Every consume a charged POST: the clock jumps past the free period before each.
+  const { scheduler, skipFreePeriod } = chargedClock();
   const client = createClient({ baseUrl: backend.url, appKey: 'bench', headers: HEADERS, scheduler });
   const get = { method: 'GET', headers: { accept: 'application/json', ...HEADERS } };
   const countUrl = `${backend.url}/ai/v5/service/free_trial/count?module=generator_bench`;
   const balanceUrl = `${backend.url}/ai/v1/credit/getBalance`;
-  const rawPost = () =>
-    raw(`${backend.url}/ai/v5/service/free_trial`, {
-      method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/json', ...HEADERS },
-      body: JSON.stringify({ module: 'generator_bench', external_id: uuidv4() }),
-    });
+  const rawPost = rawConsume(backend.url, HEADERS);
   const sides: Array<() => Promise<unknown>> = [
-    () => {
-      skew += 31_000;
-      return client.billing.consume();
-    },
+    () => (skipFreePeriod(), client.billing.consume()),
     rawPost,
     () => client.billing.getUsage(),
     () => Promise.all([raw(countUrl, get), raw(balanceUrl, get)]),
