@@ -5,10 +5,23 @@ export async function timed(call: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/** The indexes `0 … count - 1` in a random order (Fisher–Yates). */
+function shuffled(count: number): number[] {
+  const order = Array.from({ length: count }, (_, i) => i);
+  for (let i = count - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order;
+}
+
 /**
- * Each side timed in turn, `warmup + iterations` times, the side that goes
- * first rotated every iteration so no side always follows the same one; the
- * milliseconds of each side after the warm-up.
+ * Each side timed in turn, `warmup + iterations` times, in a fresh random
+ * order every iteration; the milliseconds of each side after the warm-up.
+ * Random, not rotated: a side runs warmer after a side that shares its code
+ * (two trees share rxjs and the HTTP client), and a rotation of three sides
+ * puts the same side before a given one two times in three, which read the
+ * same tree 0.005x slower than itself (`npm run bench:against -- HEAD`).
  */
 export async function sampleInTurn(
   sides: ReadonlyArray<() => Promise<unknown>>,
@@ -16,8 +29,7 @@ export async function sampleInTurn(
 ): Promise<number[][]> {
   const samples: number[][] = sides.map(() => []);
   for (let i = 0; i < warmup + iterations; i++) {
-    for (let k = 0; k < sides.length; k++) {
-      const which = (i + k) % sides.length;
+    for (const which of shuffled(sides.length)) {
       const ms = await timed(sides[which] as () => Promise<unknown>);
       if (i >= warmup) samples[which]?.push(ms);
     }
