@@ -69,6 +69,8 @@ export interface ConsumeContext extends LoadContext {
   readonly waiting: Set<(error: BillingError) => void>;
   readonly balance: Flight<number>;
   readonly newId: () => string;
+  /** Aborts on `dispose()`: the signal of every call whose caller gave none, and of the start's turn. */
+  readonly disposed: AbortSignal;
 }
 
 /** How a consume starts: the caller's id and signal, and who asked for it (absent: the app). */
@@ -78,7 +80,11 @@ export type ConsumeStart = ConsumeOptions & { readonly origin?: ConsumeOrigin };
 export interface ConsumeCall {
   /** Given by the caller or replayed; made only when a POST goes out. */
   externalId: string | undefined;
-  /** Aborts this consume's own work: its lock wait, its POST, its balance refresh. */
+  /**
+   * Aborts this consume's own work: its lock wait, its POST, its balance refresh. Only a caller's signal can
+   * end that work early, so only a call given one has a controller of its own; any other call's work ends on
+   * `dispose()` (the context's `disposed`), and a charged consume allocates one controller, its attempt's.
+   */
   readonly signal: AbortSignal;
   /**
    * Its POST: not sent; sent (and journaled), with no answer fact closing it yet (a blacklist closes none);
@@ -100,13 +106,13 @@ let calls = 0;
 
 // A call, registered so that dispose() stops it, and started as a fact.
 export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCall {
-  const controller = new AbortController();
+  const controller = start.signal === undefined ? undefined : new AbortController();
   // Numbers its facts from `consume/started` to `consume/settled`, so the events tell consumes apart.
   const number = ++calls;
   const outcome = deferred<BillingConsumeResult>();
   const call: ConsumeCall = {
     externalId: start.externalId,
-    signal: controller.signal,
+    signal: controller?.signal ?? context.disposed,
     post: 'none',
     outcome: outcome.promise,
     end(failure) {
@@ -136,7 +142,7 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
       if (post !== 'none') context.journal?.remove(externalId as string);
       if (result) outcome.resolve(result);
       else outcome.reject(error);
-      if (failure !== undefined) controller.abort();
+      if (failure !== undefined) controller?.abort();
     },
   };
   context.waiting.add(call.end);

@@ -98,7 +98,7 @@ export async function runTurn(
  * answered, an abort fails the call; after, the answer stands.
  */
 export function startConsume(context: ConsumeContext, start: ConsumeStart): Promise<BillingConsumeResult> {
-  // Its own controller: nothing another consume does aborts this one.
+  // Its own call: nothing another consume does aborts it.
   const call = newCall(context, start);
   const turn = () => {
     // 1. Its turn: one at a time, in call order (a call aborted before it never takes one).

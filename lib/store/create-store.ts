@@ -51,6 +51,7 @@ export function createStore(setup: StoreSetup): Client {
   const state = () => state$.value;
   const teardown = new Subscription();
   let disposed = false;
+  const disposing = new AbortController();
   let seq = 0;
   // A free-period answer kept while the free count it shows holds, so a burst allocates nothing.
   let free: { promise: Promise<BillingConsumeResult>; action: ConsumeSettled } | null = null;
@@ -68,6 +69,7 @@ export function createStore(setup: StoreSetup): Client {
     waiting: new Set(),
     balance: flight((controller) => fetchBalance(context, controller)),
     newId: setup.newId,
+    disposed: disposing.signal,
   };
   const usage = flight((controller) => fetchUsage(context, controller));
 
@@ -144,6 +146,7 @@ export function createStore(setup: StoreSetup): Client {
       // synchronously; then the effects, the requests and the timers go.
       context.waiting.forEach((end) => end(disposedError()));
       disposed = true;
+      disposing.abort();
       core.stop();
       usage.stop(disposedError());
       context.balance.stop(disposedError());

@@ -21,7 +21,6 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
   const listeners = hooks.flatMap((hook) => hook.onRecovered ?? []);
   const marks = firstHook(hooks, 'reportMarks');
   const reports = new ReplaySubject<RecoveredConsume>();
-  const stop = new AbortController();
   // The ids being replayed, until their `consume/settled`.
   const replaying = new Set<string>();
   // This page's alive lock, for the client's life (a free one tells other pages it is gone), and its marks.
@@ -80,11 +79,11 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       const turn = { ...context, consumeLock: lock && retry };
       const { journal } = context;
       // A journal or a lock that fails leaves nothing to replay.
-      if (journal) claim = (async () => journal.pending(stop.signal))().catch(() => []);
-      const replayed = journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, stop.signal)));
+      if (journal) claim = (async () => journal.pending(context.disposed))().catch(() => []);
+      const replayed = journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, context.disposed)));
       if (!lock) void Promise.resolve(replayed).then(() => reports.complete());
+      // Dispose aborts `disposed` before this runs.
       return () => {
-        stop.abort();
         reports.complete();
         held.unsubscribe();
       };

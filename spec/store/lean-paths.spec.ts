@@ -3,6 +3,7 @@ import type { BillingAction } from '../../lib/core/actions';
 import type { BillingFeature } from '../../lib/features/feature';
 import type { BillingEvent } from '../../lib/shared/billing-event';
 import { cleanup, fixture } from '../helpers/client-fixture';
+import { settle } from '../helpers/virtual-clock';
 import { billingEvents } from '../../lib';
 
 afterEach(cleanup);
@@ -106,5 +107,31 @@ describe('the lean paths of the engine (issue 11)', () => {
       'balance/loaded',
     ]);
     expect(seen.filter((type) => !FACTS.has(type))).toEqual([]);
+  });
+
+  it("a charged consume given no signal makes one AbortController, its POST attempt's; dispose() still ends its work", async () => {
+    const { client, backend, clock } = fixture({ freeRemaining: 5 });
+    await client.billing.getUsage();
+    const Original = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    try {
+      await client.billing.consume();
+      expect(made).toBe(1);
+    } finally {
+      globalThis.AbortController = Original;
+    }
+    clock.advanceBy(31_000);
+    backend.holding = true;
+    const held = client.billing.consume({ externalId: 'held' }).catch((error: unknown) => error);
+    await settle();
+    client.billing.dispose();
+    expect(await held).toMatchObject({ code: 'disposed' });
+    expect(backend.requests.at(-1)?.signal?.aborted).toBe(true);
   });
 });
