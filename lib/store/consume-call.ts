@@ -69,8 +69,8 @@ export interface ConsumeContext extends LoadContext {
   readonly waiting: Set<(error: BillingError) => void>;
   readonly balance: Flight<number>;
   readonly newId: () => string;
-  /** Aborts on `dispose()`: the signal of every call whose caller gave none, and of the start's turn. */
-  readonly disposed: AbortSignal;
+  /** Aborted by `dispose()`: its signal is that of every call whose caller gave none, and of the start's turn. */
+  readonly disposed: AbortController;
 }
 
 /** How a consume starts: the caller's id and signal, and who asked for it (absent: the app). */
@@ -96,7 +96,8 @@ export interface ConsumeCall {
   error?: BillingError;
   /**
    * Settles the caller once: with what the backend answered, else with `failure` (an abort, `dispose()`);
-   * ended with a failure, it also aborts whatever of its work is left (a turn that succeeded leaves none).
+   * then aborts whatever of its work is left, if it has a controller of its own (a turn that succeeded
+   * leaves none).
    */
   end(failure?: unknown): void;
   readonly outcome: Promise<BillingConsumeResult>;
@@ -106,13 +107,13 @@ let calls = 0;
 
 // A call, registered so that dispose() stops it, and started as a fact.
 export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCall {
-  const controller = start.signal === undefined ? undefined : new AbortController();
+  const controller = start.signal && new AbortController();
   // Numbers its facts from `consume/started` to `consume/settled`, so the events tell consumes apart.
   const number = ++calls;
   const outcome = deferred<BillingConsumeResult>();
   const call: ConsumeCall = {
     externalId: start.externalId,
-    signal: controller?.signal ?? context.disposed,
+    signal: (controller ?? context.disposed).signal,
     post: 'none',
     outcome: outcome.promise,
     end(failure) {
@@ -142,7 +143,7 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
       if (post !== 'none') context.journal?.remove(externalId as string);
       if (result) outcome.resolve(result);
       else outcome.reject(error);
-      if (failure !== undefined) controller?.abort();
+      controller?.abort();
     },
   };
   context.waiting.add(call.end);

@@ -20,7 +20,7 @@ import { createStoreCore, type Observer } from './store-core';
 import { fetchBalance, fetchUsage } from './usage';
 import { freePeriodRemainingView } from './views';
 
-const disposedError = () => new BillingError('disposed', 'This billing client has been disposed');
+const disposedError = () => new BillingError('disposed', __DEV__ ? 'This client has been disposed' : 'disposed');
 // What a consume that settles without a POST still open shares: refused before anything was sent, or free.
 const unsent = { type: 'consume/settled', externalId: null, charged: false, unanswered: false } as const;
 
@@ -51,7 +51,6 @@ export function createStore(setup: StoreSetup): Client {
   const state = () => state$.value;
   const teardown = new Subscription();
   let disposed = false;
-  const disposing = new AbortController();
   let seq = 0;
   // A free-period answer kept while the free count it shows holds, so a burst allocates nothing.
   let free: { promise: Promise<BillingConsumeResult>; action: ConsumeSettled } | null = null;
@@ -69,7 +68,7 @@ export function createStore(setup: StoreSetup): Client {
     waiting: new Set(),
     balance: flight((controller) => fetchBalance(context, controller)),
     newId: setup.newId,
-    disposed: disposing.signal,
+    disposed: new AbortController(),
   };
   const usage = flight((controller) => fetchUsage(context, controller));
 
@@ -146,7 +145,7 @@ export function createStore(setup: StoreSetup): Client {
       // synchronously; then the effects, the requests and the timers go.
       context.waiting.forEach((end) => end(disposedError()));
       disposed = true;
-      disposing.abort();
+      context.disposed.abort();
       core.stop();
       usage.stop(disposedError());
       context.balance.stop(disposedError());

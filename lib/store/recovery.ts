@@ -77,10 +77,10 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       const retry = (signal: AbortSignal): Promise<HeldLock> =>
         lock ? lock(signal).catch(() => (signal.aborted ? unlocked : retry(signal))) : Promise.resolve(unlocked);
       const turn = { ...context, consumeLock: lock && retry };
-      const { journal } = context;
+      const { journal, disposed } = context;
       // A journal or a lock that fails leaves nothing to replay.
-      if (journal) claim = (async () => journal.pending(context.disposed))().catch(() => []);
-      const replayed = journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, context.disposed)));
+      if (journal) claim = (async () => journal.pending(disposed.signal))().catch(() => []);
+      const replayed = journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, disposed.signal)));
       if (!lock) void Promise.resolve(replayed).then(() => reports.complete());
       // Dispose aborts `disposed` before this runs.
       return () => {
