@@ -19,7 +19,7 @@ const HEADERS = { Authorization: `Bearer ${TOKEN}` };
 
 /**
  * The raw POST, this tree's `consume()` and the other tree's, each sample
- * taken in turn in one loop (the order rotated every iteration) against one
+ * taken in turn in one loop (in a random order each iteration) against one
  * reference backend: drift, warm-up and garbage collection hit the three
  * alike, which separate runs of `measureWire` do not promise.
  */

@@ -58,8 +58,8 @@ function compare(library: number[], baseline: number[]): Comparison {
 
 /**
  * The library and raw fetch (the same runtime fetch the library uses by default)
- * send the same requests to the reference backend on loopback, alternated in
- * rotating order so drift and warm-up hit every side alike.
+ * send the same requests to the reference backend on loopback, in turn, in a
+ * random order each iteration, so drift and warm-up hit every side alike.
  */
 export async function measureWire({ quick = false } = {}): Promise<WireFigures> {
   const iterations = quick ? 40 : 400;
