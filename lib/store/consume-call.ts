@@ -70,7 +70,7 @@ export interface ConsumeContext extends LoadContext {
   readonly balance: Flight<number>;
   readonly newId: () => string;
   /** Aborted by `dispose()`: its signal is that of every call whose caller gave none, and of the start's turn. */
-  readonly disposed: AbortController;
+  readonly disposal: AbortController;
 }
 
 /** How a consume starts: the caller's id and signal, and who asked for it (absent: the app). */
@@ -83,7 +83,7 @@ export interface ConsumeCall {
   /**
    * Aborts this consume's own work: its lock wait, its POST, its balance refresh. Only a caller's signal can
    * end that work early, so only a call given one has a controller of its own; any other call's work ends on
-   * `dispose()` (the context's `disposed`), and a charged consume allocates one controller, its attempt's.
+   * `dispose()` (the context's `disposal`), and a charged consume allocates one controller, its attempt's.
    */
   readonly signal: AbortSignal;
   /**
@@ -113,7 +113,7 @@ export function newCall(context: ConsumeContext, start: ConsumeStart): ConsumeCa
   const outcome = deferred<BillingConsumeResult>();
   const call: ConsumeCall = {
     externalId: start.externalId,
-    signal: (controller ?? context.disposed).signal,
+    signal: (controller ?? context.disposal).signal,
     post: 'none',
     outcome: outcome.promise,
     end(failure) {

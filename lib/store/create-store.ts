@@ -68,7 +68,7 @@ export function createStore(setup: StoreSetup): Client {
     waiting: new Set(),
     balance: flight((controller) => fetchBalance(context, controller)),
     newId: setup.newId,
-    disposed: new AbortController(),
+    disposal: new AbortController(),
   };
   const usage = flight((controller) => fetchUsage(context, controller));
 
@@ -145,7 +145,7 @@ export function createStore(setup: StoreSetup): Client {
       // synchronously; then the effects, the requests and the timers go.
       context.waiting.forEach((end) => end(disposedError()));
       disposed = true;
-      context.disposed.abort();
+      context.disposal.abort();
       core.stop();
       usage.stop(disposedError());
       context.balance.stop(disposedError());

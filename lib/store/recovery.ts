@@ -77,12 +77,12 @@ export function recovery(hooks: readonly StoreHooks[]): Recovery {
       const retry = (signal: AbortSignal): Promise<HeldLock> =>
         lock ? lock(signal).catch(() => (signal.aborted ? unlocked : retry(signal))) : Promise.resolve(unlocked);
       const turn = { ...context, consumeLock: lock && retry };
-      const { journal, disposed } = context;
+      const { journal, disposal } = context;
       // A journal or a lock that fails leaves nothing to replay.
-      if (journal) claim = (async () => journal.pending(disposed.signal))().catch(() => []);
-      const replayed = journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, disposed.signal)));
+      if (journal) claim = (async () => journal.pending(disposal.signal))().catch(() => []);
+      const replayed = journal && (context.tail = context.tail.then(() => runTurn(turn, undefined, disposal.signal)));
       if (!lock) void Promise.resolve(replayed).then(() => reports.complete());
-      // Dispose aborts `disposed` before this runs.
+      // dispose() aborts `disposal` before this runs.
       return () => {
         reports.complete();
         held.unsubscribe();
