@@ -29,12 +29,17 @@ export async function request<T>(
       return await attempt(config, call, options, body);
     } catch (thrown) {
       const failure = thrown as BillingError;
-      if (failure.status === 401 && !reauthorized && config.onUnauthorized !== undefined) {
-        // Once per request: wait for the shared onUnauthorized (bounded like an attempt), then send again.
-        // What it threw may quote a credential, and its timeout is no answer either: the 401 is.
+      // Once per request, a 401 waits for the shared onUnauthorized, then is sent again.
+      const unauthorized = failure.status === 401 && !reauthorized && config.onUnauthorized !== undefined;
+      if (!unauthorized && (retries >= policy.retries || !isRetryable(failure))) throw failure;
+      const delayMs = unauthorized ? null : retryDelayMs(failure, retries++, policy);
+      // The events feature's hook, which never throws.
+      config.onRetry?.({ attempt: attempts + 1, delayMs, path: call.path, error: failure });
+      // An abort ends either wait at once; the next attempt then rejects `aborted` and sends nothing.
+      if (unauthorized) {
+        // Bounded like an attempt. What it threw may quote a credential, and its timeout is no answer
+        // either: the 401 is.
         reauthorized = true;
-        // The events feature's hook, which never throws.
-        config.onRetry?.({ attempt: attempts + 1, delayMs: null, path: call.path, error: failure });
         const rejectWith401 = throwing(failure);
         await deadline(() => reauthorize().catch(rejectWith401), {
           scheduler,
@@ -42,14 +47,7 @@ export async function request<T>(
           signal,
           onTimeout: rejectWith401,
         });
-        // An abort ends the wait at once, as it ends a retry's, and the next attempt rejects `aborted`.
-        continue;
-      }
-      if (retries >= policy.retries || !isRetryable(failure)) throw failure;
-      const delayMs = retryDelayMs(failure, retries++, policy);
-      config.onRetry?.({ attempt: attempts + 1, delayMs, path: call.path, error: failure });
-      // An abort ends the wait at once; the next attempt then rejects `aborted` and sends nothing.
-      await sleep(scheduler, delayMs, signal);
+      } else await sleep(scheduler, delayMs!, signal);
     }
   }
 }
