@@ -61,7 +61,7 @@ export function attempt<T>(
         // without `headers`, a `text()` that throws): a failed exchange, or a
         // fetch that threw before `exchange` returned, which sent nothing.
         if (!(thrown instanceof BillingError))
-          throw fetchError(thrown, { where, headers, beforeSending: sent && exchanging === undefined });
+          throw fetchError(thrown, { where, headers }, sent && exchanging === undefined);
         // A body that does not decode is described with the answer it came in.
         throw response && thrown.code === 'decode'
           ? malformedError(response, { where, headers }, thrown.message)

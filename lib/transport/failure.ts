@@ -96,11 +96,8 @@ const PHRASES: Readonly<Record<string, string>> = {
  * the network: a setup error, `invalid_argument`. A real fetch rejects
  * instead (a CORS block too is a rejected `TypeError`): `network`.
  */
-export function fetchError(
-  thrown: unknown,
-  request: FailedRequest & { readonly beforeSending?: boolean },
-): BillingError {
-  const code = request.beforeSending || thrown instanceof ReferenceError ? 'invalid_argument' : 'network';
+export function fetchError(thrown: unknown, request: FailedRequest, beforeSending?: boolean): BillingError {
+  const code = beforeSending || thrown instanceof ReferenceError ? 'invalid_argument' : 'network';
   return __DEV__
     ? describedFetchError(code, thrown, request)
     : new BillingError(code, code === 'network' ? `${request.where} failed` : `${request.where}: no working fetch`);

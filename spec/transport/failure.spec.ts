@@ -179,7 +179,7 @@ describe.each(modes)('in a %s build', (mode) => {
     });
 
     it('a fetch that threw before sending is a setup error, naming what it threw', () => {
-      const error = fetchError(thrownBy('TypeError', 'Illegal invocation'), { ...REQUEST, beforeSending: true });
+      const error = fetchError(thrownBy('TypeError', 'Illegal invocation'), REQUEST, true);
       expect(error).toMatchObject({ code: 'invalid_argument' });
       expect(error.message).toBe(
         byMode(
@@ -192,7 +192,7 @@ describe.each(modes)('in a %s build', (mode) => {
     it('a missing global is a setup error even when the fetch rejects; "not a function" says there is no fetch', () => {
       const missing = fetchError(new ReferenceError('Response is not defined'), REQUEST);
       expect(missing).toMatchObject({ code: 'invalid_argument' });
-      const none = fetchError(new TypeError('fetch is not a function'), { ...REQUEST, beforeSending: true });
+      const none = fetchError(new TypeError('fetch is not a function'), REQUEST, true);
       expect(none.message).toBe(
         byMode(`${WHERE}: no fetch function: pass a working \`fetch\` to createClient`, `${WHERE}: no working fetch`),
       );
