@@ -38,7 +38,8 @@ export function createBillingApi(config: TransportConfig, appKey: string) {
     method: Call<T>['method'],
     path: string,
     decode: (data: Envelope['data']) => T,
-    { query = '', refusals = {} }: { query?: string; refusals?: Readonly<Record<number, T>> } = {},
+    query = '',
+    refusals: Readonly<Record<number, T>> = {},
   ) => {
     const call: Call<T> = {
       method,
@@ -53,12 +54,11 @@ export function createBillingApi(config: TransportConfig, appKey: string) {
     'POST',
     PATHS.consume,
     (data) => ({ kind: 'charged', ...decodeConsume(data) }),
-    { refusals: REFUSALS },
+    '',
+    REFUSALS,
   );
   return {
-    freeCount: defineCall('GET', PATHS.freeTrialCount, decodeFreeCount, {
-      query: `?module=${encodeURIComponent(module)}`,
-    }),
+    freeCount: defineCall('GET', PATHS.freeTrialCount, decodeFreeCount, `?module=${encodeURIComponent(module)}`),
     balance: defineCall('GET', PATHS.balance, (data) => decodeBalance(data).balance),
     consume: (externalId: string, options?: CallOptions) =>
       consume(options, `${consumeBodyStart}${JSON.stringify(externalId)}}`),
