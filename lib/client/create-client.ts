@@ -8,7 +8,6 @@ import { defaultFetch } from '../platform/default-fetch';
 import { newPageId, randomId } from '../platform/random-id';
 import { monotonicScheduler } from '../shared/scheduler';
 import { createBillingApi } from '../transport/billing-api';
-import { defaultRetryPolicy } from '../transport/retry-policy';
 
 // The opt-in features bring their own code; without them the store is exactly the core. DevTools
 // comes first, so it sees each action before another feature's effect answers it. Outside
@@ -43,7 +42,8 @@ const wallClock = (scheduler: SchedulerLike): (() => number) =>
  * ```
  */
 export function createClient(options: ClientOptions): Client {
-  const { baseUrl, scope, scheduler, timeoutMs, retries, bootstrap } = resolveOptions(options);
+  const { bootstrap, ...resolved } = resolveOptions(options);
+  const { scope, scheduler, timeoutMs } = resolved;
   const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, refetch, events } = options;
   const wallNow = wallClock(scheduler);
   // Made when a feature first reads it (tabSync, reloadSafe): a client without them makes none.
@@ -60,12 +60,11 @@ export function createClient(options: ClientOptions): Client {
   });
   const api = createBillingApi(
     {
-      baseUrl,
+      // baseUrl, scheduler, timeoutMs and the retry policy as resolved; not the bootstrap, which the transport
+      // would keep for the client's life.
+      ...resolved,
       headers,
       fetch: fetch ?? defaultFetch,
-      scheduler,
-      timeoutMs,
-      policy: { ...defaultRetryPolicy, retries },
       onUnauthorized,
       // Made before the store, so a feature that hears retries (events) is wired here.
       onRetry: firstHook(hooks, 'onRetry'),

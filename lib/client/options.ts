@@ -4,6 +4,7 @@ import { checkFields, integer, type Rule } from '../shared/option-names';
 import { monotonicScheduler } from '../shared/scheduler';
 import { checkSnapshot } from '../core/snapshot';
 import { checkedHeaders } from '../transport/headers';
+import { defaultRetryPolicy } from '../transport/retry-policy';
 import type { ClientOptions } from './client-options';
 
 export type { ClientOptions, RefetchTakesRefetchOn } from './client-options';
@@ -101,7 +102,7 @@ export function resolveOptions(options: ClientOptions) {
     baseUrl: url!.href.replace(/\/+$/, ''),
     scheduler: options.scheduler ?? monotonicScheduler,
     timeoutMs: options.timeoutMs ?? 10_000,
-    retries: options.retries ?? 2,
+    policy: { ...defaultRetryPolicy, retries: options.retries ?? 2 },
     scope: options.scope ?? `generator_${appKey}`,
     bootstrap: checkSnapshot(options.bootstrap),
   };
