@@ -28,9 +28,6 @@ type FieldKind = readonly [(value: unknown) => boolean, string];
 const COUNT: FieldKind = [isCount, __DEV__ ? 'an integer >= 0' : ''];
 const AMOUNT: FieldKind = [isAmount, __DEV__ ? 'a number >= 0' : ''];
 const FLAG: FieldKind = [isFlag, __DEV__ ? 'a boolean' : ''];
-const INTEGER: FieldKind = [Number.isSafeInteger, __DEV__ ? 'an integer' : ''];
-const TEXT: FieldKind = [(value) => typeof value === 'string', __DEV__ ? 'a string' : ''];
-const DATA: FieldKind = [(value) => value == null || isRecord(value), __DEV__ ? 'an object or null' : ''];
 
 /**
  * A decoder from a table of wire names (`free_remaining`) and their kinds.
@@ -54,7 +51,11 @@ function decoderOf<T>(what: string, table: Readonly<Record<string, FieldKind>>):
   };
 }
 
-const envelopeOf = decoderOf<Envelope>('body', { code: INTEGER, message: TEXT, data: DATA });
+const envelopeOf = decoderOf<Envelope>('body', {
+  code: [Number.isSafeInteger, __DEV__ ? 'an integer' : ''],
+  message: [(value) => typeof value === 'string', __DEV__ ? 'a string' : ''],
+  data: [(value) => value == null || isRecord(value), __DEV__ ? 'an object or null' : ''],
+});
 
 /** Parses and checks the envelope `{ code, message, data }` of any body. */
 export function decodeEnvelope(text: string): Envelope {
