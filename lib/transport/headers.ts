@@ -11,7 +11,6 @@ const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 // Just "invalid headers" in a production build.
 const NOT_A_RECORD = 'headers must be a record of strings, a Headers, or a function giving one';
-const PRODUCTION_MESSAGE = 'invalid headers';
 
 // What is wrong with one entry, in development. Names are quoted only when valid, values never: a
 // value is usually a credential.
@@ -28,7 +27,7 @@ function entryProblem(name: string, item: unknown): string {
  * counts too. Throws `invalid_argument`, never retried.
  */
 export function checkedHeaders(value: unknown): HeaderRecord {
-  if (!isRecord(value)) invalid(__DEV__ ? NOT_A_RECORD : PRODUCTION_MESSAGE);
+  if (!isRecord(value)) invalid(__DEV__ ? NOT_A_RECORD : 'invalid headers');
   let record = value;
   const { forEach, get } = value as Partial<Headers>;
   if (typeof forEach === 'function' && typeof get === 'function') {
@@ -37,7 +36,7 @@ export function checkedHeaders(value: unknown): HeaderRecord {
   }
   for (const [name, item] of Object.entries(record)) {
     if (typeof item !== 'string' || !TOKEN.test(name) || !VALUE.test(item))
-      invalid(__DEV__ ? entryProblem(name, item) : PRODUCTION_MESSAGE);
+      invalid(__DEV__ ? entryProblem(name, item) : 'invalid headers');
   }
   return record as HeaderRecord;
 }
