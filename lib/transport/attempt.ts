@@ -6,8 +6,6 @@ import { answerError, backendError, fetchError, malformedError } from './failure
 import { checkedHeaders, type HeaderRecord } from './headers';
 import { exchange, type HttpResponse } from './http';
 
-const JSON_TYPE = 'application/json';
-
 /**
  * One attempt of a call: its headers, one exchange and the answer read, all
  * under the attempt's deadline (`timeoutMs` on the scheduler, covering a
@@ -45,8 +43,8 @@ export function attempt<T>(
         // checked each time.
         headers = checkedHeaders(value);
         // A fresh object per attempt: a fetch may keep or change what it is given.
-        const sending: Record<string, string> = { accept: JSON_TYPE, ...headers };
-        if (body !== undefined) sending['content-type'] = JSON_TYPE;
+        const sending: Record<string, string> = { accept: 'application/json', ...headers };
+        if (body !== undefined) sending['content-type'] = 'application/json';
         onSend?.();
         sent = true;
         exchanging = exchange(config.fetch, url, { method, headers: sending, body, signal: stopped });
