@@ -31,7 +31,8 @@ function loaded(state: BillingState, seq: number, balanceSeq: number, quota: Quo
   const ledger = withBalanceAnswer(state.ledger, balanceSeq, quota.creditsBalance);
   const fresh = seq >= state.freeSeq;
   if (state.quota !== null && !fresh) return updateLedger(state, ledger);
-  const freeRemaining = fresh || state.earlyFree === null ? quota.freeRemaining : state.earlyFree;
+  // Not fresh before the first usage answer: a newer free count came, which withFree kept in `earlyFree`.
+  const freeRemaining = fresh ? quota.freeRemaining : (state.earlyFree as number);
   const next = { ...state, quota: { ...quota, freeRemaining }, freeSeq: Math.max(seq, state.freeSeq), earlyFree: null };
   return withLedger(next, ledger);
 }
