@@ -42,8 +42,7 @@ const wallClock = (scheduler: SchedulerLike): (() => number) =>
  * ```
  */
 export function createClient(options: ClientOptions): Client {
-  const { bootstrap, ...resolved } = resolveOptions(options);
-  const { scope, scheduler, timeoutMs } = resolved;
+  const { baseUrl, scope, scheduler, timeoutMs, policy, bootstrap } = resolveOptions(options);
   const { headers, fetch, onUnauthorized, appKey, devtools, storage, sync, refetch, events } = options;
   const wallNow = wallClock(scheduler);
   // Made when a feature first reads it (tabSync, reloadSafe): a client without them makes none.
@@ -60,11 +59,12 @@ export function createClient(options: ClientOptions): Client {
   });
   const api = createBillingApi(
     {
-      // baseUrl, scheduler, timeoutMs and the retry policy as resolved; not the bootstrap, which the transport
-      // would keep for the client's life.
-      ...resolved,
+      baseUrl,
       headers,
       fetch: fetch ?? defaultFetch,
+      scheduler,
+      timeoutMs,
+      policy,
       onUnauthorized,
       // Made before the store, so a feature that hears retries (events) is wired here.
       onRetry: firstHook(hooks, 'onRetry'),

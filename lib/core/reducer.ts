@@ -1,4 +1,3 @@
-import type { BillingStatus } from '../shared/billing-status';
 import type { BillingAction } from './actions';
 import { withBalanceAnswer, withCharge } from './balance-ledger';
 import { subtractAmount } from '../shared/subtract-amount';
@@ -43,11 +42,6 @@ function adopted(state: BillingState, now: number, remainingMs: number): Billing
   const end = now + Math.min(Math.max(remainingMs, 0), FREE_PERIOD_MS);
   return end > now && (state.freePeriodEnd ?? -Infinity) < end ? { ...state, freePeriodEnd: end } : state;
 }
-
-// Outside `reduce`: a closure there would capture its locals, and every call, the free consume's early
-// return included, would allocate their context.
-const sameStatus = (a: BillingStatus, b: BillingStatus) =>
-  (Object.keys(a) as Array<keyof BillingStatus>).every((key) => a[key] === b[key]);
 
 /**
  * The pure reducer: the next state from the current one and an action. Each
@@ -124,6 +118,10 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       break;
     case 'freePeriod/adopted':
       next = adopted(state, action.now, action.remainingMs);
+      break;
+    default:
+      // A fact no field reads (a consume started, a lock taken, a balance request sent): the same state.
+      return state;
   }
   const code = failure?.code;
   if (!failure || code === 'insufficient_credits') {
@@ -135,8 +133,10 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   }
   // A usage answer always follows its own `usage/started` (store/usage.ts), so only `pending` is clamped.
   pending = Math.max(pending, 0);
-  const folded: BillingStatus = { loaded: next.quota !== null, loading: fetches > 0, fetchedAt, pending, error };
-  const same = sameStatus(folded, status);
+  // Field by field, and built only when one changed: most facts change none.
+  const sameFlags = (next.quota !== null) === status.loaded && fetches > 0 === status.loading;
+  const same = sameFlags && fetchedAt === status.fetchedAt && pending === status.pending && error === status.error;
   if (same && fetches === state.fetches && failed === state.failed) return next;
+  const folded = { loaded: next.quota !== null, loading: fetches > 0, fetchedAt, pending, error };
   return { ...next, status: same ? status : Object.freeze(folded), fetches, failed };
 }

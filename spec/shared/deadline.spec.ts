@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { deadline, deferred, sleep } from '../../lib/shared/deadline';
 import { settle, VirtualClock } from '../helpers/virtual-clock';
 
@@ -29,6 +30,28 @@ describe('deadline()', () => {
     clock.advanceBy(200);
     await settle();
     expect(seen.value).toBe('answer');
+  });
+
+  it('races on one signal share one listener; an abort ends those still running, in the order they started', async () => {
+    const caller = new AbortController();
+    const ended: number[] = [];
+    const works = [0, 1, 2, 3].map(() => deferred<string>());
+    const seen = works.map((work, index) =>
+      outcome(deadline(() => work.promise, { signal: caller.signal, onAbort: () => (ended.push(index), 'aborted') })),
+    );
+    // One listener however many races: no leak warning at 11 races on one signal, and one to remove.
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    works[1]!.resolve('answered');
+    await settle();
+    caller.abort();
+    await settle();
+    expect(ended).toEqual([0, 2, 3]);
+    expect(seen.map((race) => race.value)).toEqual(['aborted', 'answered', 'aborted', 'aborted']);
+    // A race started on the signal once aborted never runs its work, and adds no listener.
+    const late = outcome(deadline(() => Promise.resolve('late'), { signal: caller.signal, onAbort: () => 'refused' }));
+    await settle();
+    expect(late.value).toBe('refused');
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
   });
 
   it('ends with onTimeout after ms on the scheduler, and cuts the work', async () => {
