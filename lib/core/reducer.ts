@@ -66,6 +66,10 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
   let call: BillingState['failed'] = null;
   const failure = 'error' in action ? action.error : null;
   switch (action.type) {
+    // First, so no case falls into it: a fact no field reads (a consume started, a lock taken, a balance
+    // request sent) leaves the same state.
+    default:
+      return state;
     case 'usage/started':
       fetches++;
       break;
@@ -118,10 +122,6 @@ export function reduce(state: BillingState, action: BillingAction): BillingState
       break;
     case 'freePeriod/adopted':
       next = adopted(state, action.now, action.remainingMs);
-      break;
-    default:
-      // A fact no field reads (a consume started, a lock taken, a balance request sent): the same state.
-      return state;
   }
   const code = failure?.code;
   if (!failure || code === 'insufficient_credits') {

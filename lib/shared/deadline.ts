@@ -13,8 +13,10 @@ export const throwing = (error: unknown) => (): never => {
   throw error;
 };
 
-// Every race on a signal shares one listener on it: around a fetch, Node's listeners cost microseconds to
-// add and remove, a Set's entries next to nothing, and every attempt races the client's disposal signal.
+// The races running on each signal, all told by one listener the first one added and the signal keeps (a
+// WeakMap: it goes with the signal). Around a fetch, Node's abort listener costs microseconds to add and
+// remove where a Set's entry costs next to nothing, and every attempt races the client's disposal signal;
+// a caller's signal shared by many requests holds one listener, not one each.
 const racesOn = new WeakMap<AbortSignal, Set<() => void>>();
 
 /** How long `deadline()` lets its work run, and what it ends with otherwise. */
@@ -36,7 +38,8 @@ export type DeadlineOptions<T> = {
 /**
  * Runs `work` until the first of: it settles, `ms` pass on the scheduler, or
  * `signal` aborts. The promise settles once, with whichever came first; the
- * timer and the abort listener are gone by then. `work` gets a signal that
+ * timer is gone by then, and the race is off the signal (whose one listener
+ * serves every race on it). `work` gets a signal that
  * aborts when the race ends any other way, so it can let go of what it holds.
  * An already aborted `signal` ends the race before `work` starts.
  *
@@ -73,7 +76,7 @@ export function deadline<T>(work: (raceEnded: AbortSignal) => Promise<T>, option
     const aborted = () => finish(onAbort, true);
     if (signal?.aborted) return aborted();
     const failed = (error: unknown) => finish(throwing(error), false);
-    // The work, then its listener and timer: a request goes out without waiting for them (in Node, arming
+    // The work, then its place on the signal and its timer: a request goes out without waiting for them (in Node, arming
     // a timer or listening to a signal costs more than sending). Its promise is listened to as it is, as a
     // wrapper would cost a promise and a tick; a work that throws at once ends the race as one that rejects.
     try {
