@@ -76,9 +76,10 @@ export function deadline<T>(work: (raceEnded: AbortSignal) => Promise<T>, option
     const aborted = () => finish(onAbort, true);
     if (signal?.aborted) return aborted();
     const failed = (error: unknown) => finish(throwing(error), false);
-    // The work, then its place on the signal and its timer: a request goes out without waiting for them (in Node, arming
-    // a timer or listening to a signal costs more than sending). Its promise is listened to as it is, as a
-    // wrapper would cost a promise and a tick; a work that throws at once ends the race as one that rejects.
+    // The work, then its place on the signal and its timer: a request goes out without waiting for them
+    // (in Node, arming a timer or listening to a signal costs more than sending). Its promise is listened to
+    // as it is, as a wrapper would cost a promise and a tick; a work that throws at once ends the race as one
+    // that rejects.
     try {
       work(raceEnded.signal).then((value) => finish(() => value, false), failed);
     } catch (error) {
